@@ -1,0 +1,44 @@
+# svmbench — every target creates and reuses the local virtual environment by itself.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+SCALE  ?= quick
+STORE  ?= results/store
+
+# Real datasets come from SVMBENCH_DATA_PATH; point it at ../shared/data when that exists.
+ifeq ($(origin SVMBENCH_DATA_PATH), undefined)
+  ifneq ($(wildcard ../shared/data),)
+    export SVMBENCH_DATA_PATH := $(abspath ../shared/data)
+  endif
+endif
+
+.PHONY: venv run test lint clean-numba tables figures bench
+.DEFAULT_GOAL := run
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev,launchers]'
+	touch $@
+
+## run: the main job — GS-SVM vs LIBSVM (scikit-learn SVC) on bundled WDBC, 10-fold CV, table + tests
+run: venv
+	$(PY) -m svmbench.runner -m experiment=quickstart algorithm=gs_svm,libsvm store.dir=results/quickstart/runs hydra.verbose=false
+	$(PY) -m svmbench.report results/quickstart/runs --experiment quickstart --compare gs_svm libsvm
+
+## test: the test suite
+test: venv
+	$(PY) -m pytest -q -p no:cacheprovider \
+	  || { status=$$?; if [ $$status -eq 5 ]; then echo "no tests collected"; else exit $$status; fi; }
+
+lint: venv
+	$(PY) -m ruff check svmbench tests experiments
+
+## clean-numba: drop numba's on-disk compile cache (numba does not notice when a jitted callee in
+## another file changes; clear it after editing svmbench/kernels or a solver others call)
+clean-numba:
+	find svmbench -name '*.nbi' -delete -o -name '*.nbc' -delete
+
+include $(wildcard mk/*.mk)

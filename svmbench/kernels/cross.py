@@ -1,0 +1,49 @@
+"""Kernel values between two point sets (prediction), computed in parallel, in row blocks."""
+
+import numpy as np
+from numba import njit, prange
+
+from svmbench.kernels.math import apply_kernel, dot_with_buffer, load_point, release_point
+
+# test rows per block: bounds the dense block of kernel values held at once
+BLOCK_ROWS = 2048
+
+
+@njit(cache=True)
+def _kernel_rows(points_a, points_b, spec, row, out, buffer):
+    """out[j] = k(a_row, b_j) for every point b_j."""
+    x = load_point(points_a, row, buffer)
+    sqnorm_a, sqnorm_b = points_a[4], points_b[4]
+    for j in range(out.shape[0]):
+        out[j] = apply_kernel(spec, dot_with_buffer(points_b, j, x), sqnorm_a[row], sqnorm_b[j])
+    release_point(points_a, row, buffer)
+
+
+@njit(cache=True, parallel=True)
+def _cross_block(a_dense, a_indptr, a_indices, a_values, a_sqnorm,
+                 b_dense, b_indptr, b_indices, b_values, b_sqnorm,
+                 kind, gamma, coef0, degree, first, out, n_features):
+    # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
+    for r in prange(out.shape[0]):
+        buffer = np.zeros(n_features)
+        _kernel_rows((a_dense, a_indptr, a_indices, a_values, a_sqnorm),
+                     (b_dense, b_indptr, b_indices, b_values, b_sqnorm),
+                     (kind, gamma, coef0, degree), first + r, out[r], buffer)
+
+
+def kernel_blocks(points_a, points_b, spec, n_features):
+    """Yield ``(first_row, block)`` with block[r, j] = k(a_{first_row + r}, b_j)."""
+    n_a, n_b = points_a[4].shape[0], points_b[4].shape[0]
+    for first in range(0, n_a, BLOCK_ROWS):
+        block = np.empty((min(BLOCK_ROWS, n_a - first), n_b))
+        _cross_block(*points_a, *points_b, *spec, first, block, max(n_features, 1))
+        yield first, block
+
+
+def weighted_kernel_sums(points_a, points_b, spec, weights, n_features):
+    """``K(a, b) @ weights`` without holding K; returns (sums, kernel evaluations made)."""
+    n_a = points_a[4].shape[0]
+    sums = np.empty((n_a, weights.shape[1]))
+    for first, block in kernel_blocks(points_a, points_b, spec, n_features):
+        sums[first:first + block.shape[0]] = block @ weights
+    return sums, n_a * points_b[4].shape[0]

@@ -1,0 +1,271 @@
+"""The kernel provider: serves kernel rows to compiled solvers, caches them, and counts them.
+
+Every solver gets its kernel values from here and nowhere else, so the papers' counts mean
+the same thing for every algorithm:
+
+- ``kernel_requested`` (the papers' K2): entries the algorithm asked for, i.e. the count with no cache;
+- ``kernel_computed`` (the papers' K1): entries actually computed with the configured cache.
+
+The design follows LIBSVM's ``Cache`` (svm.cpp): rows are addressed by *position*; a row request
+names a prefix length (the active set under shrinking); an LRU list evicts the least recently used
+row when the budget is used up; ``swap_positions`` exchanges two positions the way LIBSVM's
+``swap_index`` does. Cached values are single precision, as LIBSVM's ``Qfloat``, so a budget of
+M megabytes holds as many entries as it does in LIBSVM. Unlike LIBSVM, every slot is a full row,
+so a row shortened by shrinking still takes a full row of the budget.
+
+The state is a named tuple of arrays so that compiled solvers can take it as one argument.
+Diagonal entries k(x_i, x_i) are computed once when the provider is built and are not counted.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit, prange
+
+from svmbench.kernels.math import (
+    RBF,
+    apply_kernel,
+    dot_with_buffer,
+    load_point,
+    make_kernel_spec,
+    make_points,
+    release_point,
+)
+
+# counters[...] indices
+REQUESTED, COMPUTED = 0, 1
+# settings[...] indices
+CACHING, SLOTS_USED = 0, 1
+# rows shorter than this are filled by one thread: the fork/join costs more than it saves
+PARALLEL_MIN_ENTRIES = 4096
+
+KernelProvider = namedtuple(
+    "KernelProvider",
+    [
+        "points",  # the training points (see kernels.math)
+        "spec",  # (kind, gamma, coef0, degree)
+        "perm",  # perm[p] = training sample at position p
+        "diag",  # diag[p] = k(x_perm[p], x_perm[p])
+        "buffer",  # dense work vector of n_features entries, all zero between calls
+        "cache",  # float32[n_slots, n]: cached rows
+        "valid",  # valid[s] = number of leading entries of slot s that hold kernel values
+        "owner",  # owner[s] = position whose row slot s holds, -1 if free
+        "slot_of",  # slot_of[p] = slot holding the row of position p, -1 if none
+        "lru_prev",  # doubly linked LRU list over slots; index n_slots is the sentinel
+        "lru_next",
+        "settings",  # [caching enabled (0/1), slots in use]
+        "counters",  # [kernel_requested, kernel_computed]
+    ],
+)
+
+
+def cache_slots(n, cache_mb):
+    """How many full rows of n single-precision entries fit in ``cache_mb`` (at least 2, at most n)."""
+    entries = int(cache_mb * 2**20) // np.dtype(np.float32).itemsize
+    return int(min(n, max(2, entries // max(n, 1))))
+
+
+def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.0):
+    """Build a provider over training data X (dense array or sparse matrix).
+
+    ``cache_mb=0`` turns caching off: every requested entry is computed (K1 == K2); two row
+    buffers are still kept so that a solver can hold two rows at once.
+    """
+    if cache_mb < 0:
+        raise ValueError(f"cache_mb must be >= 0 (got {cache_mb}); use 0 to turn the cache off")
+    points = make_points(X)
+    spec = make_kernel_spec(kernel, gamma, coef0, degree)
+    n = points[4].shape[0]
+    n_slots = cache_slots(n, cache_mb)
+    provider = KernelProvider(
+        points=points,
+        spec=spec,
+        perm=np.arange(n, dtype=np.int64),
+        diag=np.empty(n, dtype=np.float64),
+        buffer=np.zeros(max(X.shape[1], 1), dtype=np.float64),
+        cache=np.empty((n_slots, n), dtype=np.float32),
+        valid=np.zeros(n_slots, dtype=np.int64),
+        owner=np.full(n_slots, -1, dtype=np.int64),
+        slot_of=np.full(n, -1, dtype=np.int64),
+        lru_prev=np.full(n_slots + 1, n_slots, dtype=np.int64),
+        lru_next=np.full(n_slots + 1, n_slots, dtype=np.int64),
+        settings=np.array([1 if cache_mb > 0 else 0, 0], dtype=np.int64),
+        counters=np.zeros(2, dtype=np.int64),
+    )
+    fill_diagonal(provider)
+    return provider
+
+
+def counts(provider):
+    """``(kernel_requested, kernel_computed)`` so far."""
+    return int(provider.counters[REQUESTED]), int(provider.counters[COMPUTED])
+
+
+@njit(cache=True)
+def fill_diagonal(provider):
+    """k(x, x) for every point; exactly 1 for RBF (no rounding from ||x||^2 - 2<x,x> + ||x||^2)."""
+    points, spec, sqnorm = provider.points, provider.spec, provider.points[4]
+    for p in range(provider.perm.shape[0]):
+        i = provider.perm[p]
+        if spec[0] == RBF:
+            provider.diag[p] = 1.0
+            continue
+        x = load_point(points, i, provider.buffer)
+        provider.diag[p] = apply_kernel(spec, dot_with_buffer(points, i, x), sqnorm[i], sqnorm[i])
+        release_point(points, i, provider.buffer)
+
+
+@njit(cache=True)
+def _fill_range(points, spec, perm, x, i, out, start, stop):
+    sqnorm = points[4]
+    for p in range(start, stop):
+        j = perm[p]
+        out[p] = apply_kernel(spec, dot_with_buffer(points, j, x), sqnorm[i], sqnorm[j])
+
+
+@njit(cache=True, parallel=True)
+def _fill_range_parallel(dense, indptr, indices, values, sqnorm, kind, gamma, coef0, degree,
+                         perm, x, i, out, start, stop):
+    # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
+    chunk = PARALLEL_MIN_ENTRIES // 4
+    n_chunks = (stop - start + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        lo = start + c * chunk
+        _fill_range((dense, indptr, indices, values, sqnorm), (kind, gamma, coef0, degree),
+                    perm, x, i, out, lo, min(stop, lo + chunk))
+
+
+@njit(cache=True)
+def _fill_row(provider, position, out, start, stop):
+    """Compute k(x_perm[position], x_perm[p]) for p in [start, stop) into out."""
+    i = provider.perm[position]
+    x = load_point(provider.points, i, provider.buffer)
+    if stop - start >= PARALLEL_MIN_ENTRIES:
+        dense, indptr, indices, values, sqnorm = provider.points
+        kind, gamma, coef0, degree = provider.spec
+        _fill_range_parallel(dense, indptr, indices, values, sqnorm, kind, gamma, coef0, degree,
+                             provider.perm, x, i, out, start, stop)
+    else:
+        _fill_range(provider.points, provider.spec, provider.perm, x, i, out, start, stop)
+    release_point(provider.points, i, provider.buffer)
+
+
+@njit(cache=True)
+def _lru_unlink(provider, slot):
+    prev, nxt = provider.lru_prev[slot], provider.lru_next[slot]
+    provider.lru_next[prev] = nxt
+    provider.lru_prev[nxt] = prev
+
+
+@njit(cache=True)
+def _lru_push_front(provider, slot):
+    head = provider.lru_next.shape[0] - 1
+    first = provider.lru_next[head]
+    provider.lru_next[slot] = first
+    provider.lru_prev[slot] = head
+    provider.lru_prev[first] = slot
+    provider.lru_next[head] = slot
+
+
+@njit(cache=True)
+def _lru_push_back(provider, slot):
+    head = provider.lru_next.shape[0] - 1
+    last = provider.lru_prev[head]
+    provider.lru_prev[slot] = last
+    provider.lru_next[slot] = head
+    provider.lru_next[last] = slot
+    provider.lru_prev[head] = slot
+
+
+@njit(cache=True)
+def _release_slot(provider, slot):
+    """Forget the row a slot holds; the slot goes to the LRU tail, first in line for reuse."""
+    if provider.owner[slot] >= 0:
+        provider.slot_of[provider.owner[slot]] = -1
+    provider.owner[slot] = -1
+    provider.valid[slot] = 0
+    _lru_unlink(provider, slot)
+    _lru_push_back(provider, slot)
+
+
+@njit(cache=True)
+def _slot_for(provider, position):
+    """The slot that holds (or will hold) the row of ``position``, most recently used from now on."""
+    slot = provider.slot_of[position]
+    if slot >= 0:
+        _lru_unlink(provider, slot)
+        _lru_push_front(provider, slot)
+        return slot
+    n_slots = provider.owner.shape[0]
+    used = provider.settings[SLOTS_USED]
+    if used < n_slots:
+        slot = used
+        provider.settings[SLOTS_USED] = used + 1
+    else:
+        slot = provider.lru_prev[n_slots]
+        _release_slot(provider, slot)
+        _lru_unlink(provider, slot)
+    provider.owner[slot] = position
+    provider.slot_of[position] = slot
+    provider.valid[slot] = 0
+    _lru_push_front(provider, slot)
+    return slot
+
+
+@njit(cache=True)
+def kernel_row(provider, position, length):
+    """Kernel row of ``position`` against positions [0, length), as a float32 view.
+
+    The view stays valid until the next call that may evict it: with a cache of two or more
+    rows, the two most recently requested rows are always both valid.
+    """
+    slot = _slot_for(provider, position)
+    start = provider.valid[slot] if provider.settings[CACHING] == 1 else 0
+    provider.counters[REQUESTED] += length
+    if start < length:
+        _fill_row(provider, position, provider.cache[slot], start, length)
+        provider.counters[COMPUTED] += length - start
+        provider.valid[slot] = length
+    return provider.cache[slot]
+
+
+@njit(cache=True)
+def kernel_entry(provider, position_a, position_b):
+    """One kernel value k(x_perm[a], x_perm[b]), served from a cached row when there is one."""
+    provider.counters[REQUESTED] += 1
+    if provider.settings[CACHING] == 1:
+        for position, other in ((position_a, position_b), (position_b, position_a)):
+            slot = provider.slot_of[position]
+            if slot >= 0 and provider.valid[slot] > other:
+                return np.float64(provider.cache[slot][other])
+    provider.counters[COMPUTED] += 1
+    points, spec, sqnorm = provider.points, provider.spec, provider.points[4]
+    i, j = provider.perm[position_a], provider.perm[position_b]
+    x = load_point(points, i, provider.buffer)
+    value = apply_kernel(spec, dot_with_buffer(points, j, x), sqnorm[i], sqnorm[j])
+    release_point(points, i, provider.buffer)
+    return value
+
+
+@njit(cache=True)
+def swap_positions(provider, a, b):
+    """Exchange positions a and b (LIBSVM Cache::swap_index): data, diagonal and cached rows."""
+    if a == b:
+        return
+    provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
+    provider.diag[a], provider.diag[b] = provider.diag[b], provider.diag[a]
+    slot_a, slot_b = provider.slot_of[a], provider.slot_of[b]
+    provider.slot_of[a], provider.slot_of[b] = slot_b, slot_a
+    if slot_a >= 0:
+        provider.owner[slot_a] = b
+    if slot_b >= 0:
+        provider.owner[slot_b] = a
+    low, high = min(a, b), max(a, b)
+    for slot in range(provider.settings[SLOTS_USED]):
+        if provider.owner[slot] < 0 or provider.valid[slot] <= low:
+            continue
+        if provider.valid[slot] > high:
+            row = provider.cache[slot]
+            row[low], row[high] = row[high], row[low]
+        else:
+            _release_slot(provider, slot)

@@ -1,0 +1,158 @@
+"""Trained models and scikit-learn compatible estimators over every registered solver.
+
+Binary problems use labels y = +1 for ``classes_[1]`` and -1 for ``classes_[0]`` (as scikit-learn's
+SVC). More classes are trained one-vs-one, the pair (i, j), i < j, with +1 for class j; prediction
+is by voting, ties going to the lowest class index (LIBSVM's rule), as in all five papers.
+"""
+
+from itertools import combinations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from svmbench.kernels.cross import weighted_kernel_sums
+from svmbench.kernels.math import make_kernel_spec, make_points
+from svmbench.kernels.provider import make_provider
+from svmbench.solvers.base import get_solver
+
+KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
+
+
+def resolve_gamma(gamma, X):
+    """Numeric gamma, or scikit-learn's ``"scale"`` = 1 / (n_features * X.var())."""
+    if gamma == "scale":
+        variance = (X.multiply(X)).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
+        return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+    return float(gamma)
+
+
+def one_vs_one_pairs(n_classes):
+    return list(combinations(range(n_classes), 2))
+
+
+def pair_votes(decision, n_classes):
+    """Votes per class from pairwise decision values (columns in ``one_vs_one_pairs`` order)."""
+    votes = np.zeros((decision.shape[0], n_classes))
+    for column, (low, high) in enumerate(one_vs_one_pairs(n_classes)):
+        wins_high = decision[:, column] > 0
+        votes[:, high] += wins_high
+        votes[:, low] += ~wins_high
+    return votes
+
+
+class KernelSVC(ClassifierMixin, BaseEstimator):
+    """Base of the estimators: subclasses name their solver and list their solver parameters.
+
+    Fitted attributes follow ``sklearn.svm.SVC`` where they apply: ``support_``,
+    ``support_vectors_``, ``n_support_``, ``dual_coef_`` (alpha_i * y_i; one row per class pair,
+    columns over ``support_``), ``intercept_``, ``n_iter_``; plus ``kernel_requested_`` and
+    ``kernel_computed_`` (summed over class pairs), ``objective_`` and ``status_`` per pair, and
+    ``fit_results_`` (the solvers' full results). Predicting n samples evaluates n * len(support_)
+    kernel values.
+    """
+
+    solver_name = None
+    solver_params = ()
+
+    def _solver_settings(self):
+        return {name: getattr(self, name) for name in self.solver_params}
+
+    def _check_params(self):
+        if self.cache_mb < 0:
+            raise ValueError(f"cache_mb must be >= 0 (got {self.cache_mb}); 0 turns the cache off")
+
+    def fit(self, X, y):
+        self._check_params()
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if self.classes_.shape[0] < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs samples of at least two classes; y has only one "
+                f"class ({self.classes_[0]!r}). Add samples of another class."
+            )
+        self._gamma = resolve_gamma(self.gamma, X)
+        solve = get_solver(self.solver_name)
+        pairs = one_vs_one_pairs(self.classes_.shape[0])
+        self.fit_results_, alphas = [], []
+        for low, high in pairs:
+            members = np.flatnonzero((y_index == low) | (y_index == high))
+            labels = np.where(y_index[members] == high, 1.0, -1.0)
+            provider = make_provider(
+                X[members], self.kernel, self._gamma, self.coef0, self.degree, self.cache_mb
+            )
+            result = solve(provider, labels, self._solver_settings())
+            self.fit_results_.append(result)
+            alpha = np.zeros(X.shape[0])
+            alpha[members] = result.alpha * labels
+            alphas.append(alpha)
+        signed_alpha = np.vstack(alphas)
+        self.support_ = np.flatnonzero(np.any(signed_alpha != 0, axis=0))
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = signed_alpha[:, self.support_]
+        self.n_support_ = np.bincount(y_index[self.support_], minlength=self.classes_.shape[0])
+        self.intercept_ = np.array([r.bias for r in self.fit_results_])
+        self.n_iter_ = np.array([r.iterations for r in self.fit_results_])
+        self.objective_ = np.array([r.objective for r in self.fit_results_])
+        self.status_ = [r.status for r in self.fit_results_]
+        self.kernel_requested_ = sum(r.kernel_requested for r in self.fit_results_)
+        self.kernel_computed_ = sum(r.kernel_computed for r in self.fit_results_)
+        return self
+
+    def _pair_decision(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        spec = make_kernel_spec(self.kernel, self._gamma, self.coef0, self.degree)
+        sums, _ = weighted_kernel_sums(
+            make_points(X), make_points(self.support_vectors_), spec, self.dual_coef_.T,
+            self.n_features_in_,
+        )
+        return sums + self.intercept_
+
+    def decision_function(self, X):
+        """Binary: f(x) (> 0 means ``classes_[1]``). More classes: votes per class, with ties
+        broken by summed confidences (scikit-learn's "ovr" shape)."""
+        decision = self._pair_decision(X)
+        if self.classes_.shape[0] == 2:
+            return decision[:, 0]
+        votes = pair_votes(decision, self.classes_.shape[0])
+        confidence = np.zeros_like(votes)
+        for column, (low, high) in enumerate(one_vs_one_pairs(self.classes_.shape[0])):
+            confidence[:, high] += decision[:, column]
+            confidence[:, low] -= decision[:, column]
+        return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
+
+    def predict(self, X):
+        decision = self._pair_decision(X)
+        if self.classes_.shape[0] == 2:
+            return self.classes_[(decision[:, 0] > 0).astype(int)]
+        return self.classes_[np.argmax(pair_votes(decision, self.classes_.shape[0]), axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class GSSVC(KernelSVC):
+    """GS-SVM (gs-svm-tnn2008 Algorithm 1): greedy stagewise, no bias and no C.
+
+    Parameters: ``kernel`` ("rbf", "poly", "linear"), ``gamma`` (the papers' theta, or "scale"),
+    ``coef0``, ``degree``, ``cache_mb`` (LRU kernel-row cache; GS-SVM requests every row once, so
+    it only matters for memory), ``max_iter`` (-1: no limit; at most n steps anyway).
+    """
+
+    solver_name = "gs_svm"
+    solver_params = ("max_iter",)
+
+    def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, cache_mb=100.0,
+                 max_iter=-1):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter

@@ -1,0 +1,6 @@
+"""Solvers: one module per algorithm family, each registering its ``solve`` functions."""
+
+from svmbench.solvers import gs_svm  # noqa: F401
+from svmbench.solvers.base import SOLVERS, SolverResult, get_solver, register_solver
+
+__all__ = ["SOLVERS", "SolverResult", "get_solver", "register_solver"]

@@ -1,0 +1,116 @@
+"""Platt's original SMO (1998): examineExample / takeStep with a single threshold b.
+
+The outer loop alternates a pass over all samples with passes over the non-bound ones until a full
+pass changes nothing. examineExample picks the partner of a KKT violator (|r2| > tol) by the
+second-choice heuristic max |E1 - E2| over non-bound samples, then tries the non-bound samples,
+then all samples, each time from a random start. The threshold follows Platt's eqs. (20)-(21).
+
+The error cache is kept for every sample (E = y G - b from the shared gradient, two full kernel
+rows per step) rather than for the non-bound ones only; the final bias is LIBSVM's
+calculate_rho, shared with the other SMO variants. Non-positive curvature is handled with
+LIBSVM's TAU step instead of Platt's end-point objective test: both move to the better end.
+"""
+
+import numpy as np
+from numba import njit
+
+from svmbench.solvers.base import finish, register_solver
+from svmbench.solvers.smo_step import (
+    bias_from_gradient,
+    check_two_classes,
+    dual_objective,
+    is_free,
+    max_violation,
+    smo_settings,
+    take_step,
+)
+
+
+@njit(cache=True)
+def platt_step(provider, alpha, gradient, y, i1, i2, C, eps, threshold):
+    """takeStep plus Platt's threshold update (eqs. 20-21); threshold[0] is Platt's b."""
+    b = threshold[0]
+    error_1, error_2 = y[i1] * gradient[i1] - b, y[i2] * gradient[i2] - b
+    progress, delta_1, delta_2, k_12 = take_step(provider, alpha, gradient, y, i1, i2, C, eps)
+    if progress:
+        step_1, step_2 = y[i1] * delta_1, y[i2] * delta_2
+        b1 = error_1 + step_1 * provider.diag[i1] + step_2 * k_12 + b  # eq. (20)
+        b2 = error_2 + step_1 * k_12 + step_2 * provider.diag[i2] + b  # eq. (21)
+        if is_free(alpha[i1], C):
+            threshold[0] = b1
+        elif is_free(alpha[i2], C):
+            threshold[0] = b2
+        else:
+            threshold[0] = 0.5 * (b1 + b2)
+    return progress
+
+
+@njit(cache=True)
+def examine_example(provider, alpha, gradient, y, i2, C, tol, eps, threshold):
+    """Platt 1998, examineExample: 1 if a step was taken."""
+    n = y.shape[0]
+    error_2 = y[i2] * gradient[i2] - threshold[0]
+    r2 = error_2 * y[i2]
+    if not ((r2 < -tol and alpha[i2] < C) or (r2 > tol and alpha[i2] > 0.0)):
+        return 0
+    best, best_gap, n_free = -1, -1.0, 0
+    for k in range(n):  # second-choice heuristic: max |E1 - E2| over non-bound samples
+        if is_free(alpha[k], C):
+            n_free += 1
+            gap = abs(y[k] * gradient[k] - threshold[0] - error_2)
+            if gap > best_gap:
+                best, best_gap = k, gap
+    if n_free > 1 and platt_step(provider, alpha, gradient, y, best, i2, C, eps, threshold):
+        return 1
+    for free_only in (True, False):
+        start = np.random.randint(n)
+        for offset in range(n):
+            i1 = (start + offset) % n
+            if (not free_only or is_free(alpha[i1], C)) and platt_step(
+                provider, alpha, gradient, y, i1, i2, C, eps, threshold
+            ):
+                return 1
+    return 0
+
+
+@njit(cache=True)
+def platt_loop(provider, y, C, tol, eps, max_iter, seed):
+    np.random.seed(seed)
+    n = y.shape[0]
+    alpha = np.zeros(n)
+    gradient = -np.ones(n)
+    threshold = np.zeros(1)
+    iterations = 0
+    examine_all = True
+    changed = 0
+    while (changed > 0 or examine_all) and iterations < max_iter:
+        changed = 0
+        for i in range(n):
+            if examine_all or is_free(alpha[i], C):
+                changed += examine_example(provider, alpha, gradient, y, i, C, tol, eps, threshold)
+                if iterations + changed >= max_iter:
+                    break
+        iterations += changed
+        if examine_all:
+            examine_all = False
+        elif changed == 0:
+            examine_all = True
+    converged = not (changed > 0 or examine_all) and iterations < max_iter
+    bias = bias_from_gradient(alpha, gradient, y, C, n)
+    violation = max_violation(alpha, gradient, y, C, n)
+    return alpha, bias, iterations, converged, dual_objective(alpha, gradient), violation
+
+
+@register_solver("smo_platt")
+def solve(provider, y, params):
+    """Params: ``C``, ``tol`` (KKT tolerance on y E, default 1e-3), ``eps`` (takeStep's minimal
+    relative change, default 1e-3), ``max_iter`` (-1: max(10^7, 100 n)), ``seed`` (random starts,
+    default 0)."""
+    check_two_classes(y)
+    C, tol, max_iter = smo_settings(params, y.shape[0])
+    eps = float(params.get("eps", 1e-3))
+    seed = int(params.get("seed", 0))
+    alpha, bias, iterations, converged, objective, violation = platt_loop(
+        provider, np.asarray(y, dtype=np.float64), C, tol, eps, max_iter, seed
+    )
+    return finish(provider, alpha, bias, iterations, converged, objective, violation=violation)

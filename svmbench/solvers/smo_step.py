@@ -1,0 +1,162 @@
+"""What every soft-margin SMO variant shares: the two-variable step, the gradient, the bias.
+
+All variants keep the gradient of the dual ``G = Q alpha - 1`` (Q_ij = y_i y_j k_ij) for every
+sample. Platt's errors and Keerthi et al.'s F are read off it: ``F_i = y_i G_i`` (Keerthi et al.
+2001, eq. 3 with b dropped) and ``E_i = F_i - b`` (Platt 1998, u = w.x - b). The index sets
+``I_up`` / ``I_low`` are Keerthi et al.'s I0+I1+I2 / I0+I3+I4 and LIBSVM's I_up / I_low.
+"""
+
+import numpy as np
+from numba import njit
+
+from svmbench.kernels.provider import kernel_entry, kernel_row
+
+# LIBSVM's TAU: the curvature used when k_ii + k_jj - 2 k_ij <= 0
+TAU = 1e-12
+
+
+def smo_settings(params, n):
+    """Validated ``(C, tol, max_iter)``; ``max_iter=-1`` is LIBSVM's cap max(10^7, 100 n)."""
+    C = float(params.get("C", 1.0))
+    tol = float(params.get("tol", 1e-3))
+    max_iter = int(params.get("max_iter", -1))
+    if not C > 0:
+        raise ValueError(f"C must be > 0 (got {C})")
+    if not tol > 0:
+        raise ValueError(f"tol must be > 0 (got {tol})")
+    if max_iter < 0:
+        max_iter = max(10_000_000, 100 * n)
+    return C, tol, max_iter
+
+
+def check_two_classes(y):
+    if not (np.any(y > 0) and np.any(y < 0)):
+        raise ValueError("a soft-margin SVM with bias needs labels of both signs (+1 and -1)")
+
+
+@njit(cache=True)
+def is_free(alpha_i, C):
+    return 0.0 < alpha_i < C
+
+
+@njit(cache=True)
+def in_up_set(y_i, alpha_i, C):
+    """i may move so that y_i alpha_i grows (Keerthi et al. 2001: I0, I1, I2)."""
+    return alpha_i < C if y_i > 0 else alpha_i > 0.0
+
+
+@njit(cache=True)
+def in_low_set(y_i, alpha_i, C):
+    """i may move so that y_i alpha_i shrinks (Keerthi et al. 2001: I0, I3, I4)."""
+    return alpha_i > 0.0 if y_i > 0 else alpha_i < C
+
+
+@njit(cache=True)
+def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, k_ii, k_jj, k_ij, C):
+    """Exact minimiser over (alpha_i, alpha_j) on y_i a_i + y_j a_j = const, clipped to [0, C]^2
+    (Platt 1998, eqs. 16-18, in LIBSVM's Solver::Solve form with TAU for non-positive curvature)."""
+    curvature = k_ii + k_jj - 2.0 * k_ij
+    if curvature <= 0.0:
+        curvature = TAU
+    if y_i != y_j:
+        delta = (-gradient_i - gradient_j) / curvature
+        diff = alpha_i - alpha_j
+        alpha_i += delta
+        alpha_j += delta
+        if diff > 0.0:
+            if alpha_j < 0.0:
+                alpha_j, alpha_i = 0.0, diff
+        elif alpha_i < 0.0:
+            alpha_i, alpha_j = 0.0, -diff
+        if diff > 0.0:
+            if alpha_i > C:
+                alpha_i, alpha_j = C, C - diff
+        elif alpha_j > C:
+            alpha_j, alpha_i = C, C + diff
+    else:
+        delta = (gradient_i - gradient_j) / curvature
+        total = alpha_i + alpha_j
+        alpha_i -= delta
+        alpha_j += delta
+        if total > C:
+            if alpha_i > C:
+                alpha_i, alpha_j = C, total - C
+        elif alpha_j < 0.0:
+            alpha_j, alpha_i = 0.0, total
+        if total > C:
+            if alpha_j > C:
+                alpha_j, alpha_i = C, total - C
+        elif alpha_i < 0.0:
+            alpha_i, alpha_j = 0.0, total
+    return alpha_i, alpha_j
+
+
+@njit(cache=True)
+def update_gradient(gradient, y, row_i, row_j, signed_step_i, signed_step_j, length):
+    """G_k += Q_ki d_i + Q_kj d_j for k < length, with signed_step = y * d (LIBSVM "update G")."""
+    for k in range(length):
+        gradient[k] += y[k] * (signed_step_i * row_i[k] + signed_step_j * row_j[k])
+
+
+@njit(cache=True)
+def take_step(provider, alpha, gradient, y, i, j, C, eps):
+    """Platt's takeStep on (i, j) over all n samples: returns (progress, d_i, d_j, k_ij).
+
+    Only k_ij is requested before the progress test, so a refused pair costs one kernel entry.
+    """
+    if i == j:
+        return False, 0.0, 0.0, 0.0
+    k_ij = kernel_entry(provider, i, j)
+    new_i, new_j = solve_pair(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j],
+                              provider.diag[i], provider.diag[j], k_ij, C)
+    if abs(new_j - alpha[j]) < eps * (new_j + alpha[j] + eps):  # Platt 1998, takeStep
+        return False, 0.0, 0.0, k_ij
+    delta_i, delta_j = new_i - alpha[i], new_j - alpha[j]
+    n = y.shape[0]
+    row_i = kernel_row(provider, i, n)
+    row_j = kernel_row(provider, j, n)
+    update_gradient(gradient, y, row_i, row_j, y[i] * delta_i, y[j] * delta_j, n)
+    alpha[i], alpha[j] = new_i, new_j
+    return True, delta_i, delta_j, k_ij
+
+
+@njit(cache=True)
+def bias_from_gradient(alpha, gradient, y, C, length):
+    """-rho of LIBSVM's Solver::calculate_rho: mean y_i G_i over free samples, else the middle
+    of the feasible interval [max over I_low-bound, min over I_up-bound]."""
+    upper, lower = np.inf, -np.inf
+    free_sum, n_free = 0.0, 0
+    for i in range(length):
+        y_gradient = y[i] * gradient[i]
+        if is_free(alpha[i], C):
+            free_sum += y_gradient
+            n_free += 1
+        elif in_up_set(y[i], alpha[i], C):
+            upper = min(upper, y_gradient)
+        else:
+            lower = max(lower, y_gradient)
+    rho = free_sum / n_free if n_free > 0 else 0.5 * (upper + lower)
+    return -rho
+
+
+@njit(cache=True)
+def dual_objective(alpha, gradient):
+    """1/2 a'Qa - 1'a = 1/2 sum_i a_i (G_i - 1) (LIBSVM's "calculate objective value")."""
+    total = 0.0
+    for i in range(alpha.shape[0]):
+        total += alpha[i] * (gradient[i] - 1.0)
+    return 0.5 * total
+
+
+@njit(cache=True)
+def max_violation(alpha, gradient, y, C, length):
+    """b_low - b_up = max over I_low of F - min over I_up of F (Keerthi et al. 2001, eq. 12;
+    LIBSVM's Gmax + Gmax2); -inf when one of the sets is empty."""
+    b_up, b_low = np.inf, -np.inf
+    for i in range(length):
+        f = y[i] * gradient[i]
+        if in_up_set(y[i], alpha[i], C):
+            b_up = min(b_up, f)
+        if in_low_set(y[i], alpha[i], C):
+            b_low = max(b_low, f)
+    return b_low - b_up

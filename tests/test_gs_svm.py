@@ -1,0 +1,118 @@
+"""GS-SVM (gs-svm-tnn2008 Algorithm 1) against what the paper's equations guarantee."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_iris
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from svmbench.kernels.provider import make_provider
+from svmbench.models import GSSVC
+from svmbench.solvers.gs_svm import solve
+
+
+def random_problem(seed, n, d=4, sparse=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] + 0.7 * rng.normal(size=n) > 0, 1.0, -1.0)
+    return (sp.csr_matrix(X) if sparse else X), y
+
+
+def dual_objective(alpha, y, K):
+    """eq. 10: 1/2 sum_ij a_i a_j y_i y_j K_ij - sum_i a_i."""
+    ya = alpha * y
+    return 0.5 * ya @ K @ ya - alpha.sum()
+
+
+def run(X, y, gamma, max_iter=-1, cache_mb=10):
+    return solve(make_provider(X, "rbf", gamma, cache_mb=cache_mb), y, {"max_iter": max_iter})
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(5, 60), gamma=st.floats(0.05, 5.0),
+       sparse=st.booleans())
+def test_objective_decreases_at_every_step_and_stop_condition_holds(seed, n, gamma, sparse):
+    X, y = random_problem(seed, n, sparse=sparse)
+    K = rbf_kernel(X, X, gamma=gamma)
+    result = run(X, y, gamma)
+    steps = result.iterations
+    objectives = [dual_objective(run(X, y, gamma, max_iter=m).alpha, y, K) for m in range(steps + 1)]
+    assert np.all(np.diff(objectives) < 0)  # every step strictly decreases eq. 10
+    np.testing.assert_allclose(result.trace["objective_trace"], objectives, atol=1e-5)
+    assert result.objective == pytest.approx(objectives[-1], abs=1e-5)
+    # stopping rule (Algorithm 1, step 3): every unused sample has gradient >= 0
+    gradient = y * (K @ (result.alpha * y)) - 1.0  # eq. 15
+    unused = result.alpha == 0
+    assert np.all(gradient[unused] >= -1e-6)
+    assert result.status == "converged"
+    assert np.all(result.alpha >= 0)
+    # each sample is used at most once, and every used sample is a support vector
+    assert steps == np.count_nonzero(result.alpha) <= n
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_each_selection_is_the_brute_force_argmin_of_eq20(seed):
+    X, y = random_problem(seed, 12)
+    gamma = 0.7
+    K = rbf_kernel(X, X, gamma=gamma)
+    alpha = np.zeros(12)
+    used = np.zeros(12, dtype=bool)
+    for m in range(1, 13):
+        gradient = y * (K @ (alpha * y)) - 1.0
+        h = np.where(gradient < 0, -gradient**2 / (2 * np.diag(K)), 0.0)
+        h[used] = np.inf
+        if np.all(gradient[~used] >= 0):
+            break
+        beta = int(np.argmin(h))
+        alpha[beta] = -gradient[beta] / K[beta, beta]  # eq. 22
+        used[beta] = True
+        solved = run(X, y, gamma, max_iter=m).alpha
+        np.testing.assert_array_equal(solved > 0, alpha > 0)  # the same samples, chosen in order
+        np.testing.assert_allclose(solved, alpha, atol=1e-6)  # kernel rows are cached as float32
+
+
+@pytest.mark.parametrize("cache_mb", [0, 10])
+def test_kernel_counts_are_one_full_row_per_support_vector(cache_mb):
+    X, y = random_problem(3, 80)
+    result = run(X, y, 0.5, cache_mb=cache_mb)
+    n_sv = np.count_nonzero(result.alpha)
+    assert result.kernel_requested == result.kernel_computed == n_sv * 80
+
+
+def test_estimator_decision_is_the_kernel_expansion_without_bias():
+    X, y = random_problem(4, 70)
+    model = GSSVC(gamma=0.5).fit(X, y)
+    Xt = random_problem(5, 30)[0]
+    expected = rbf_kernel(Xt, model.support_vectors_, gamma=0.5) @ model.dual_coef_[0]
+    np.testing.assert_allclose(model.decision_function(Xt), expected, rtol=1e-9)
+    assert model.intercept_[0] == 0.0
+
+
+def test_sparse_and_dense_input_give_the_same_model():
+    X, y = random_problem(6, 90, d=10)
+    dense, sparse = GSSVC(gamma=0.2).fit(X, y), GSSVC(gamma=0.2).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(dense.support_, sparse.support_)
+    np.testing.assert_allclose(dense.dual_coef_, sparse.dual_coef_, rtol=1e-6)
+
+
+def test_multiclass_one_vs_one_voting():
+    X, y = load_iris(return_X_y=True)
+    model = GSSVC(gamma=0.5).fit(X, y)
+    assert model.dual_coef_.shape[0] == 3  # one row per class pair
+    assert model.score(X, y) > 0.9
+    np.testing.assert_array_equal(np.argmax(model.decision_function(X), axis=1),
+                                  np.searchsorted(model.classes_, model.predict(X)))
+
+
+def test_one_class_is_a_clear_error():
+    X, y = random_problem(7, 20)
+    with pytest.raises(ValueError, match="at least two classes"):
+        GSSVC().fit(X, np.ones(20))
+
+
+@parametrize_with_checks([GSSVC()])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)

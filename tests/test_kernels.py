@@ -1,0 +1,131 @@
+"""The kernel provider against scikit-learn's pairwise kernels, and its counting and caching."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
+
+from svmbench.kernels.cross import weighted_kernel_sums
+from svmbench.kernels.math import make_kernel_spec, make_points
+from svmbench.kernels.provider import (
+    cache_slots,
+    counts,
+    kernel_entry,
+    kernel_row,
+    make_provider,
+    swap_positions,
+)
+
+KERNELS = {
+    "rbf": lambda A, B: rbf_kernel(A, B, gamma=0.3),
+    "poly": lambda A, B: polynomial_kernel(A, B, degree=2, gamma=0.5, coef0=1.0),
+    "linear": linear_kernel,
+}
+PARAMS = {"rbf": dict(gamma=0.3), "poly": dict(gamma=0.5, coef0=1.0, degree=2), "linear": {}}
+
+
+def random_data(seed, n=60, d=7, sparse=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.4)
+    return sp.csr_matrix(X) if sparse else X
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("kernel", sorted(KERNELS))
+def test_rows_entries_and_diagonal_match_sklearn(kernel, sparse):
+    X = random_data(1, n=5000 if kernel == "rbf" else 50, sparse=sparse)  # 5000: parallel path
+    expected = KERNELS[kernel](X, X)
+    provider = make_provider(X, kernel, cache_mb=1, **PARAMS[kernel])
+    for i in (0, 3, X.shape[0] - 1):
+        np.testing.assert_allclose(kernel_row(provider, i, X.shape[0]), expected[i], rtol=1e-6,
+                                   atol=1e-6)
+    assert kernel_entry(provider, 2, 4) == pytest.approx(expected[2, 4], rel=1e-12, abs=1e-12)
+    np.testing.assert_allclose(provider.diag, np.diag(expected), rtol=1e-12)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_prediction_sums_match_sklearn(sparse):
+    A, B = random_data(2, n=3000, sparse=sparse), random_data(3, n=40, sparse=sparse)
+    weights = np.random.default_rng(4).normal(size=(40, 3))
+    sums, evaluations = weighted_kernel_sums(make_points(A), make_points(B),
+                                             make_kernel_spec("rbf", 0.3), weights, A.shape[1])
+    np.testing.assert_allclose(sums, rbf_kernel(A, B, gamma=0.3) @ weights, rtol=1e-10)
+    assert evaluations == 3000 * 40
+
+
+def test_counts_without_cache_are_the_requested_entries():
+    X = random_data(5)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=0)
+    for i in [1, 2, 1, 1, 7, 2]:
+        kernel_row(provider, i, 60)
+    kernel_entry(provider, 3, 4)
+    assert counts(provider) == (6 * 60 + 1, 6 * 60 + 1)
+
+
+def test_cache_larger_than_the_matrix_computes_each_entry_once():
+    X = random_data(6)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=10)
+    rows = np.random.default_rng(0).integers(0, 60, size=500)
+    for i in rows:
+        kernel_row(provider, int(i), 60)
+    requested, computed = counts(provider)
+    assert requested == 500 * 60
+    assert computed == 60 * len(np.unique(rows)) <= 60 * 60
+
+
+def test_lru_evicts_the_least_recently_used_row():
+    n = 100
+    X = random_data(7, n=n)
+    cache_mb = 3 * n * 4 / 2**20  # exactly three rows of float32
+    assert cache_slots(n, cache_mb) == 3
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=cache_mb)
+    for i in (0, 1, 2, 0, 3):  # 1 is least recently used when 3 arrives
+        kernel_row(provider, i, n)
+    before = counts(provider)[1]
+    kernel_row(provider, 0, n)
+    kernel_row(provider, 2, n)
+    assert counts(provider)[1] == before
+    kernel_row(provider, 1, n)
+    assert counts(provider)[1] == before + n
+
+
+def test_partial_rows_compute_only_the_missing_tail():
+    X = random_data(8)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=1)
+    kernel_row(provider, 5, 20)
+    kernel_row(provider, 5, 60)
+    kernel_row(provider, 5, 30)
+    assert counts(provider) == (110, 60)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["row", "swap"]), st.integers(0, 29), st.integers(0, 29),
+                          st.integers(1, 30)), min_size=1, max_size=40),
+       st.integers(0, 8))
+def test_rows_stay_correct_under_any_sequence_of_swaps(operations, cache_rows):
+    """LIBSVM's swap_index semantics: whatever is cached, a row always holds true kernel values."""
+    n = 30
+    X = random_data(9, n=n, sparse=True)
+    expected = rbf_kernel(X, X, gamma=0.3)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=cache_rows * n * 4 / 2**20)
+    for kind, a, b, length in operations:
+        if kind == "swap":
+            swap_positions(provider, a, b)
+        else:
+            row = kernel_row(provider, a, length)
+            truth = expected[provider.perm[a], provider.perm[:length]]
+            np.testing.assert_allclose(row[:length], truth, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(provider.diag, 1.0)
+    assert sorted(provider.perm) == list(range(n))
+
+
+def test_bad_kernel_parameters_are_named():
+    X = random_data(10)
+    with pytest.raises(ValueError, match="unknown kernel 'sigmoid'"):
+        make_provider(X, "sigmoid")
+    with pytest.raises(ValueError, match="gamma > 0"):
+        make_provider(X, "rbf", gamma=0.0)
+    with pytest.raises(ValueError, match="cache_mb must be >= 0"):
+        make_provider(X, "rbf", cache_mb=-1)
