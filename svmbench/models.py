@@ -156,3 +156,67 @@ class GSSVC(KernelSVC):
         self.degree = degree
         self.cache_mb = cache_mb
         self.max_iter = max_iter
+
+
+SMO_VARIANTS = ("wss2", "platt", "mod1", "mod2")
+
+
+class SMOSVC(KernelSVC):
+    """Soft-margin C-SVM with bias trained by SMO; ``variant`` picks the algorithm:
+
+    - ``"wss2"``: LIBSVM 2.83 (Fan et al. 2005 WSS 2, shrinking, LRU cache), solver ``smo_wss2``;
+    - ``"platt"``: Platt's SMO (1998), solver ``smo_platt``;
+    - ``"mod1"`` / ``"mod2"``: Keerthi et al. (2001) Modification 1 / 2, solvers ``smo_mod1`` /
+      ``smo_mod2``.
+
+    Parameters: ``C``, ``kernel``, ``gamma``, ``coef0``, ``degree`` as ``sklearn.svm.SVC``; ``tol``
+    (wss2: maximal violation; mod1/mod2: b_low <= b_up + 2 tol; platt: KKT tolerance),
+    ``shrinking`` (wss2 only), ``cache_mb`` (LRU kernel-row cache), ``max_iter`` (-1: LIBSVM's
+    max(10^7, 100 n)).
+    """
+
+    solver_params = ("C", "tol", "shrinking", "max_iter")
+
+    def __init__(self, variant="wss2", C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3,
+                 tol=1e-3, shrinking=True, cache_mb=100.0, max_iter=-1):
+        self.variant = variant
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.tol = tol
+        self.shrinking = shrinking
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter
+
+    @property
+    def solver_name(self):
+        return f"smo_{self.variant}"
+
+    def _check_params(self):
+        super()._check_params()
+        if self.variant not in SMO_VARIANTS:
+            raise ValueError(f"unknown SMO variant {self.variant!r}; choose one of {SMO_VARIANTS}")
+
+
+class HardMarginSVC(KernelSVC):
+    """HM-SVM: the hard-margin dual without bias (gs-svm-tnn2008, eq. 2), solved by greedy
+    coordinate descent to the KKT tolerance ``tol`` (default 1e-6), solver ``hm_svm``.
+
+    Parameters: ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol``, ``cache_mb``, ``max_iter``
+    (-1: max(10^7, 100 n)).
+    """
+
+    solver_name = "hm_svm"
+    solver_params = ("tol", "max_iter")
+
+    def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-6, cache_mb=100.0,
+                 max_iter=-1):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.tol = tol
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter

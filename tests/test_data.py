@@ -27,13 +27,14 @@ from svmbench.data import (
     available_realizations,
     check_test_features,
     check_training_data,
+    checksums,
     encode_labels,
     list_datasets,
     load_dataset,
+    registry,
     resolve_name,
     scale_features,
 )
-from svmbench.data import checksums, registry
 from svmbench.data.fetch import COMPRESSIONS, find_local
 from svmbench.data.write_configs import CONF_DIR, dataset_config
 
@@ -81,10 +82,21 @@ def test_bundled_sets_load_without_files(monkeypatch):
 
 @pytest.mark.parametrize(
     "alias, key",
-    [("Adult-1", "a1a"), ("adult 7", "a7a"), ("WEB-7", "w7a"), ("adult", "a9a"), ("web2", "w2a"),
-     ("Pima Indians Diabetes", "diabetes"), ("Heart", "heart"), ("cancer", "ida_breast_cancer"),
-     ("Liver disorders", "liver_disorders"), ("page-blocks", "page_blocks"), ("astro", "svmguide1"),
-     ("Flare", "ida_flare_solar"), ("wdbc_bundled", "breast_cancer")],
+    [
+        ("Adult-1", "a1a"),
+        ("adult 7", "a7a"),
+        ("WEB-7", "w7a"),
+        ("adult", "a9a"),
+        ("web2", "w2a"),
+        ("Pima Indians Diabetes", "diabetes"),
+        ("Heart", "heart"),
+        ("cancer", "ida_breast_cancer"),
+        ("Liver disorders", "liver_disorders"),
+        ("page-blocks", "page_blocks"),
+        ("astro", "svmguide1"),
+        ("Flare", "ida_flare_solar"),
+        ("wdbc_bundled", "breast_cancer"),
+    ],
 )
 def test_aliases_resolve(alias, key):
     assert resolve_name(alias) == key
@@ -165,7 +177,9 @@ def test_lookup_order_data_path_then_cache_then_download(monkeypatch, tmp_path):
     assert load_dataset("a5a").X_train.shape[0] == 8
     use_data_path(monkeypatch, tmp_path / "empty")
     from_cache = load_dataset("a5a")
-    assert from_cache.X_train.shape[0] == 12 and from_cache.source["files"][0]["found_in"] == "cache"
+    assert (
+        from_cache.X_train.shape[0] == 12 and from_cache.source["files"][0]["found_in"] == "cache"
+    )
 
 
 def test_not_found_lists_every_path_tried_and_how_to_get_it(monkeypatch, tmp_path):
@@ -215,7 +229,8 @@ def point_a5a_at(monkeypatch, train_url: str, test_url: str) -> None:
         registry.REGISTRY,
         "a5a",
         dataclasses.replace(
-            spec, train=dataclasses.replace(spec.train, url=train_url),
+            spec,
+            train=dataclasses.replace(spec.train, url=train_url),
             test=dataclasses.replace(spec.test, url=test_url),
         ),
     )
@@ -226,7 +241,9 @@ def test_download_over_http_verifies_pinned_sha256_and_caches(monkeypatch, tmp_p
     (root / "a5a.bz2").write_bytes(bz2.compress(TRAIN_SVMLIGHT))
     (root / "a5a.t").write_bytes(TEST_SVMLIGHT)
     point_a5a_at(monkeypatch, f"{base}/a5a.bz2", f"{base}/a5a.t")
-    monkeypatch.setitem(checksums.PINNED_SHA256, "adult/a5a", hashlib.sha256(TRAIN_SVMLIGHT).hexdigest())
+    monkeypatch.setitem(
+        checksums.PINNED_SHA256, "adult/a5a", hashlib.sha256(TRAIN_SVMLIGHT).hexdigest()
+    )
     use_data_path(monkeypatch, tmp_path / "empty")
     monkeypatch.setenv("SVMBENCH_DOWNLOAD", "1")
     downloaded = load_dataset("a5a")
@@ -280,7 +297,9 @@ def test_downloads_forbidden_by_environment(monkeypatch, tmp_path):
 def test_cached_file_with_wrong_checksum_says_delete_it(monkeypatch, tmp_path):
     write(tmp_path / "cache", "adult/a5a", TRAIN_SVMLIGHT + b"-1 9:1\n")
     write(tmp_path / "cache", "adult/a5a.t", TEST_SVMLIGHT)
-    monkeypatch.setitem(checksums.PINNED_SHA256, "adult/a5a", hashlib.sha256(TRAIN_SVMLIGHT).hexdigest())
+    monkeypatch.setitem(
+        checksums.PINNED_SHA256, "adult/a5a", hashlib.sha256(TRAIN_SVMLIGHT).hexdigest()
+    )
     use_data_path(monkeypatch, tmp_path / "empty")
     with pytest.raises(DataError, match="checksum mismatch.*found in cache.*delete it"):
         load_dataset("a5a")
@@ -317,8 +336,10 @@ def test_table_with_missing_value_names_row_and_column(monkeypatch, tmp_path):
 
 
 def test_split_column_and_dropped_columns(monkeypatch, tmp_path):
-    rows = [f"{flag} 3 1 " + " ".join(f"{flag + i / 10:.1f}" for i in range(10)) + f" {label}"
-            for flag, label in [(0, 10), (0, 2), (1, 2), (0, 0), (1, 10)]]
+    rows = [
+        f"{flag} 3 1 " + " ".join(f"{flag + i / 10:.1f}" for i in range(10)) + f" {label}"
+        for flag, label in [(0, 10), (0, 2), (1, 2), (0, 0), (1, 10)]
+    ]
     write(tmp_path, "vowel/vowel-context.data", "\n".join(rows).encode())
     monkeypatch.delitem(checksums.PINNED_SHA256, "vowel/vowel-context.data")
     use_data_path(monkeypatch, tmp_path)
@@ -355,9 +376,7 @@ def _manifest_entries() -> dict[str, dict]:
     for directory in REAL_DATA_DIRS:
         manifest = directory / "manifest.json"
         if manifest.is_file():
-            return {
-                entry["file"]: entry for entry in json.loads(manifest.read_text())["files"]
-            }
+            return {entry["file"]: entry for entry in json.loads(manifest.read_text())["files"]}
     return {}
 
 
@@ -367,7 +386,9 @@ FILE_SETS = [key for key in list_datasets() if registry.REGISTRY[key].reader != 
 
 def _require_local(key: str) -> dict:
     if not REAL_DATA_DIRS:
-        pytest.skip("SVMBENCH_DATA_PATH is not set (point it at shared/data to test real data sets)")
+        pytest.skip(
+            "SVMBENCH_DATA_PATH is not set (point it at shared/data to test real data sets)"
+        )
     spec = registry.REGISTRY[key]
     files = spec.data_files(1 if spec.n_realizations else None)
     found = {role: find_local(file) for role, file in files.items()}
@@ -433,7 +454,7 @@ def test_real_ida_realizations_differ():
     first, second = load_dataset("ida_banana"), load_dataset("ida_banana", realization=2)
     assert first.X_train.shape == second.X_train.shape == (400, 2)
     assert not np.array_equal(first.X_train, second.X_train)
-    assert available_realizations("banana")[:2] == [1, 2]
+    assert available_realizations("ida_banana")[:2] == [1, 2]
 
 
 # ---------------------------------------------------------------- scaling

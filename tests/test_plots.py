@@ -15,11 +15,11 @@ def records():
         for algorithm, speed in (("cvm", 1.0), ("fw", 0.1), ("mfw", 0.3)):
             for C in (1.0, 4.0, 16.0):
                 for fold in range(3):
-                    rows.append(dict(dataset=dataset, algorithm=algorithm, C=C, fold=fold,
-                                     n_train=n_train, n_sv=n_train // 5,
-                                     train_time_s=speed * n_train / 1000 / C ** 0.3,
-                                     train_error=rng.uniform(0, 0.05),
-                                     test_error=rng.uniform(0.01, 0.05), status="converged"))
+                    rows.append({"dataset": dataset, "algorithm": algorithm, "C": C, "fold": fold,
+                                     "n_train": n_train, "n_sv": n_train // 5,
+                                     "train_time_s": speed * n_train / 1000 / C ** 0.3,
+                                     "train_error": rng.uniform(0, 0.05),
+                                     "test_error": rng.uniform(0.01, 0.05), "status": "converged"})
     return pd.DataFrame(rows)
 
 

@@ -18,13 +18,13 @@ def make_records(seed=0):
         for fold in range(10):
             noise = rng.normal(0, 0.01)
             for algorithm, mean in by_algorithm.items():
-                rows.append(dict(experiment="t", dataset=dataset, algorithm=algorithm, fold=fold,
-                                 test_error=mean + noise + rng.normal(0, 0.002),
-                                 train_time_s=1.0 + fold, status="converged", host="box",
-                                 git_commit="abc123", timestamp_utc="2024-05-01T10:00:00Z"))
-    rows.append(dict(experiment="t", dataset="easy", algorithm="gs", fold=99, test_error=9.9,
-                     train_time_s=0.0, status="failed:nan", host="box", git_commit="abc123",
-                     timestamp_utc="2024-05-02T10:00:00Z"))
+                rows.append({"experiment": "t", "dataset": dataset, "algorithm": algorithm, "fold": fold,
+                                 "test_error": mean + noise + rng.normal(0, 0.002),
+                                 "train_time_s": 1.0 + fold, "status": "converged", "host": "box",
+                                 "git_commit": "abc123", "timestamp_utc": "2024-05-01T10:00:00Z"})
+    rows.append({"experiment": "t", "dataset": "easy", "algorithm": "gs", "fold": 99, "test_error": 9.9,
+                     "train_time_s": 0.0, "status": "failed:nan", "host": "box", "git_commit": "abc123",
+                     "timestamp_utc": "2024-05-02T10:00:00Z"})
     return pd.DataFrame(rows)
 
 

@@ -150,14 +150,14 @@ def report() -> str:
     implied_chi2 = paper_f_acc * n * (k - 1) / (n - 1 + paper_f_acc)
     sections = [
         "# FW paper (frank-wolfe-svm) Tables 4-7, recomputed",
-        "Input: the paper's own Tables 2 (test accuracy, %) and 3 (training time, s) for CVM, "
+        ("Input: the paper's own Tables 2 (test accuracy, %) and 3 (training time, s) for CVM, "
         f"FW and MFW on {len(scores_time)} datasets, as printed "
         "(`svmbench/analysis/reference/fw_table2.csv`, `fw_table3.csv`). Binary tests: exact "
         "Wilcoxon signed-rank test with Pratt's treatment of zero differences (the exact "
         "permutation distribution of the ranks as they are, mid-ranks included), alternatives "
         "from the paper's Table 4. Multiple test: Friedman test (tie-corrected, as R's "
-        "`friedman.test`) with the Iman-Davenport F on (k-1, (k-1)(N-1)) = " f"({df1}, {df2}) degrees of "
-        "freedom. Computed by `svmbench.analysis.stats`.",
+        "`friedman.test`) with the Iman-Davenport F on (k-1, (k-1)(N-1)) = "
+        f"({df1}, {df2}) degrees of freedom. Computed by `svmbench.analysis.stats`."),
         "## Table 4 — hypotheses as tested (W+ on first - second)",
         _text_table(pd.DataFrame([{"comparison": t.label,
                                    "first - second": f"{t.first} - {t.second}",
@@ -173,19 +173,19 @@ def report() -> str:
         "Paper's Table 7 (as printed):",
         _text_table(load_reference("fw_table7")),
         "## Notes on the differences",
-        f"1. **FW vs. MFW, time (two-sided).** The paper prints W = "
+        (f"1. **FW vs. MFW, time (two-sided).** The paper prints W = "
         f"{paper_stat.loc['Time', 'FW vs. MFW']:g}; our W+ of FW - MFW is "
         f"{ours['statistic'].loc['Time', 'FW vs. MFW']:g} and our W- is {two_sided_time_w:g}: "
         "the paper reports the rank sum of the other sign (W+ of MFW - FW). For a two-sided "
-        "test both give the same p-value, which matches.",
-        "2. **Friedman p-values.** Our Iman-Davenport F for time equals the printed one, but "
+        "test both give the same p-value, which matches."),
+        ("2. **Friedman p-values.** Our Iman-Davenport F for time equals the printed one, but "
         f"the paper's p-values are {factor['Time']:.3f} (time) and {factor['Accuracy']:.3f} "
         f"(accuracy) times ours. Dividing the printed p-values by the upper tail of "
         f"F({df1}, {df2}) at the paper's own printed F values gives {printed_factor['Time']:.3f} "
         f"(time) and {printed_factor['Accuracy']:.3f} (accuracy): the paper's Friedman "
         "p-values are twice the upper tail (apparently a two-sided doubling of a test that "
-        "is one-tailed by construction); ours is the usual upper-tail p-value.",
-        "3. **Accuracy statistics.** Table 2 prints accuracies rounded to 0.01 %, which "
+        "is one-tailed by construction); ours is the usual upper-tail p-value."),
+        ("3. **Accuracy statistics.** Table 2 prints accuracies rounded to 0.01 %, which "
         "creates tied and zero differences the authors' unrounded results did not have "
         f"(zero differences: {', '.join(f'{k} {v}' for k, v in zero_pairs.items())}; "
         f"within-dataset ties make the Friedman tie correction matter). With Pratt's method "
@@ -196,7 +196,7 @@ def report() -> str:
         f"accuracy F = {paper_f_acc:g} implies a Friedman chi-square of {implied_chi2:.3f}; "
         f"the rounded table gives {friedman_acc.statistic:.3f} (F = "
         f"{friedman_acc.f_statistic:.3f}). Binary-test decisions at 0.01/0.05/0.1: "
-        + ("the same as the paper's." if same_decisions else "some differ from the paper's."),
+        + ("the same as the paper's." if same_decisions else "some differ from the paper's.")),
         "---", provenance(),
     ]
     return "\n\n".join(sections) + "\n"

@@ -14,19 +14,19 @@ Styles differ by marker and line style as well as colour so figures survive grey
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from itertools import count, cycle
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (backend must be chosen first)
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-from svmbench.analysis.stats import NemenyiResult  # noqa: E402
-from svmbench.analysis.tables import usable_records  # noqa: E402
+from svmbench.analysis.stats import NemenyiResult
+from svmbench.analysis.tables import usable_records
 
 PRINT_STYLE = {"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend.fontsize": 7,
                "xtick.labelsize": 7, "ytick.labelsize": 7, "lines.linewidth": 1.2,

@@ -165,14 +165,14 @@ def wilcoxon_signed_rank(a, b=None, alternative: str = "two-sided", zero_method:
     signed = ranks if zero_method == "wilcox" else ranks[nonzero]
     positive = diff[nonzero] > 0
     # Doubled ranks are integers; zsplit's zeros add a fixed half rank to each side.
-    fixed_doubled = int(round(ranks[~nonzero].sum())) if zero_method == "zsplit" else 0
+    fixed_doubled = round(ranks[~nonzero].sum()) if zero_method == "zsplit" else 0
     doubled = np.rint(2 * signed).astype(np.int64)
     w_plus2 = int(doubled[positive].sum()) + fixed_doubled
     w_minus2 = int(doubled[~positive].sum()) + fixed_doubled
     n_nonzero = int(nonzero.sum())
     if method == "auto":
         method = "exact" if n_nonzero <= AUTO_EXACT_MAX_N else "normal"
-    common = dict(r_minus=w_minus2 / 2, n=int(diff.size), n_zero=n_zero)
+    common = {"r_minus": w_minus2 / 2, "n": int(diff.size), "n_zero": n_zero}
     if n_nonzero == 0:
         return SignedRankResult(w_plus2 / 2, 1.0, alternative, f"signed-rank {method}",
                                 zstatistic=None, **common)
@@ -209,7 +209,7 @@ def wilcoxon_rank_sum(a, b, alternative: str = "two-sided", method: str = "auto"
     offset2 = n_a * (n_a + 1)
     if method == "auto":
         method = "exact" if n_a + n_b <= AUTO_EXACT_MAX_N else "normal"
-    common = dict(rank_sum=rank_sum2 / 2, n_a=n_a, n_b=n_b)
+    common = {"rank_sum": rank_sum2 / 2, "n_a": n_a, "n_b": n_b}
     u_statistic = (rank_sum2 - offset2) / 2
     if method == "exact":
         distribution = _subset_sum_distribution(doubled, n_a)

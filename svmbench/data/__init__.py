@@ -1,8 +1,8 @@
 """Data layer: dataset registry, loaders (data path -> cache -> verified download), checks, scaling.
 
-    from svmbench.data import load_dataset
-    ds = load_dataset("Adult-1")          # key or paper name, case-insensitive
-    ds.X_train, ds.y_train, ds.X_test, ds.y_test, ds.classes, ds.source
+from svmbench.data import load_dataset
+ds = load_dataset("Adult-1")          # key or paper name, case-insensitive
+ds.X_train, ds.y_train, ds.X_test, ds.y_test, ds.classes, ds.source
 """
 
 from svmbench.data.errors import DataError

@@ -58,7 +58,12 @@ def cache_dir() -> Path:
 def downloads_allowed(download: bool | None = None) -> bool:
     if download is not None:
         return download
-    return os.environ.get("SVMBENCH_DOWNLOAD", "1").strip().lower() not in ("0", "false", "no", "off")
+    return os.environ.get("SVMBENCH_DOWNLOAD", "1").strip().lower() not in (
+        "0",
+        "false",
+        "no",
+        "off",
+    )
 
 
 def candidates(directory: Path, file: DataFile) -> list[Path]:
@@ -126,9 +131,11 @@ def _download(file: DataFile, dataset: str) -> FetchedFile:
     partial = target.with_name(f".part-{os.getpid()}-{Path(file.path).name}{suffix}")
     print(f"svmbench: downloading {file.url} -> {target}", file=sys.stderr)
     try:
-        with urllib.request.urlopen(file.url, timeout=DOWNLOAD_TIMEOUT_S) as response:
-            with partial.open("wb") as out:
-                shutil.copyfileobj(response, out)
+        with (
+            urllib.request.urlopen(file.url, timeout=DOWNLOAD_TIMEOUT_S) as response,
+            partial.open("wb") as out,
+        ):
+            shutil.copyfileobj(response, out)
         fetched = _verified(partial, "download", file, dataset)
     except (urllib.error.URLError, OSError) as err:
         partial.unlink(missing_ok=True)
@@ -152,7 +159,9 @@ def _download(file: DataFile, dataset: str) -> FetchedFile:
 
 def _not_found_message(file: DataFile, spec: DatasetSpec, download: bool | None) -> str:
     dirs = data_path_dirs()
-    tried = [str(path) for directory in [*dirs, cache_dir()] for path in candidates(directory, file)]
+    tried = [
+        str(path) for directory in [*dirs, cache_dir()] for path in candidates(directory, file)
+    ]
     lines = [f"dataset {spec.name!r}: file {file.path} not found. Looked in:"]
     lines += [f"  {path}" for path in tried]
     if not dirs:
@@ -168,7 +177,9 @@ def _not_found_message(file: DataFile, spec: DatasetSpec, download: bool | None)
                 f"  - or allow downloads (unset SVMBENCH_DOWNLOAD, now '0') to fetch {file.url} into "
                 f"{cache_dir()}"
             )
-        lines.append(f"  - or download {file.url} by hand into {cache_dir() / Path(file.path).parent}")
+        lines.append(
+            f"  - or download {file.url} by hand into {cache_dir() / Path(file.path).parent}"
+        )
     else:
         lines.append(
             f"  - no direct download is known; get it from {spec.homepage} and store it as {file.path}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
 from svmbench.data.errors import DataError
 from svmbench.data.fetch import FetchedFile, fetch, find_local
@@ -49,7 +50,10 @@ def load_dataset(
     if spec.reader == "sklearn":
         X_train, labels_train = _read_bundled(spec.name)
         X_test = labels_test = None
-        source = {"files": [], "found_in": f"scikit-learn bundled (sklearn.datasets.load_{spec.name})"}
+        source = {
+            "files": [],
+            "found_in": f"scikit-learn bundled (sklearn.datasets.load_{spec.name})",
+        }
     else:
         wanted = spec.data_files(realization)
         files = {role: fetch(file, spec, download=download) for role, file in wanted.items()}
@@ -103,9 +107,12 @@ def _check_realization(spec: DatasetSpec, realization: int | None) -> int | None
 
 
 def _storage(spec: DatasetSpec, X):
-    """CSR for sparse sets (Adult, Web, ...), dense float64 for everything else."""
+    """CSR (float64, 32-bit indices as LIBSVM wants) for sparse sets, dense float64 otherwise."""
     if spec.sparse:
-        return X.tocsr()
+        csr = sp.csr_matrix(X, dtype=np.float64)
+        csr.indices = csr.indices.astype(np.int32)
+        csr.indptr = csr.indptr.astype(np.int32)
+        return csr
     return X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)
 
 
@@ -117,7 +124,9 @@ def _read_bundled(name: str):
 
 
 def _read_libsvm_files(spec: DatasetSpec, files: dict[str, FetchedFile]):
-    X_train, y_train = read_libsvm(files["train"].content, spec.n_features, str(files["train"].path))
+    X_train, y_train = read_libsvm(
+        files["train"].content, spec.n_features, str(files["train"].path)
+    )
     if "test" not in files:
         return X_train, y_train, None, None
     X_test, y_test = read_libsvm(files["test"].content, spec.n_features, str(files["test"].path))

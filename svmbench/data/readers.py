@@ -74,7 +74,7 @@ def split_table(table: np.ndarray, layout: TableLayout, where: str):
     if layout.split_column is not None:
         train = to_float(table[:, layout.split_column], where) == 0
     elif layout.train_rows is not None:
-        train[layout.train_rows:] = False
+        train[layout.train_rows :] = False
     return X, y, train
 
 

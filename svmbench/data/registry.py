@@ -87,7 +87,9 @@ class DatasetSpec:
     def data_files(self, realization: int | None = None) -> dict[str, DataFile]:
         """The files to read, by role ("train", "test", or the IDA parts for one realization)."""
         if self.realization_files is not None:
-            return {part: self.realization_files.format(part=part, k=realization) for part in IDA_PARTS}
+            return {
+                part: self.realization_files.format(part=part, k=realization) for part in IDA_PARTS
+            }
         return {role: file for role, file in (("train", self.train), ("test", self.test)) if file}
 
 
@@ -109,32 +111,59 @@ def _adult_web(prefix: str, k: int, paper: str, n_features: int, extra=()) -> Da
     name = f"{prefix}{k}a"
     group = "adult" if prefix == "a" else "web"
     return _libsvm(
-        name, group, "binary", n_features, sparse=True, scale=False,
+        name,
+        group,
+        "binary",
+        n_features,
+        sparse=True,
+        scale=False,
         paper_names=(f"{paper}-{k}", f"{paper} {name}", *extra),
     )
 
 
-def _table(name, train, n_features, layout, *, test=None, paper_names=(), homepage="", note=UCI_NOTE):
+def _table(
+    name, train, n_features, layout, *, test=None, paper_names=(), homepage="", note=UCI_NOTE
+):
     return DatasetSpec(
-        name=name, reader="table", n_features=n_features, train=train, test=test, layout=layout,
-        paper_names=paper_names, homepage=homepage, note=note,
+        name=name,
+        reader="table",
+        n_features=n_features,
+        train=train,
+        test=test,
+        layout=layout,
+        paper_names=paper_names,
+        homepage=homepage,
+        note=note,
     )
 
 
 def _cvm(name, group, n_features, paper_names) -> DatasetSpec:
     """A large set of frank-wolfe-svm Table 1 distributed (preprocessed) only on the CVM page."""
     return DatasetSpec(
-        name=name, reader="libsvm", n_features=n_features, sparse=True, scale=False,
-        train=DataFile(f"{group}/{name}"), test=DataFile(f"{group}/{name}.t"),
-        paper_names=paper_names, homepage=CVM_HOME,
+        name=name,
+        reader="libsvm",
+        n_features=n_features,
+        sparse=True,
+        scale=False,
+        train=DataFile(f"{group}/{name}"),
+        test=DataFile(f"{group}/{name}.t"),
+        paper_names=paper_names,
+        homepage=CVM_HOME,
         note="Preprocessed by Tsang et al. for CVM experiments; LIBSVM format expected.",
     )
 
 
 _IDA_SOURCES = {
-    "fernando": ("fernando2393/Relevance-Vector-Machine", "b223cddea9e0563e3ccab6f1da16af917a6f2a95",
-                 "Classification/datasets/{stem}"),
-    "povelfk": ("povelfk/AdvML19-Project-RVM", "c572364c04d3130030dfae2478d2d56eaad2e879", "data/{stem}"),
+    "fernando": (
+        "fernando2393/Relevance-Vector-Machine",
+        "b223cddea9e0563e3ccab6f1da16af917a6f2a95",
+        "Classification/datasets/{stem}",
+    ),
+    "povelfk": (
+        "povelfk/AdvML19-Project-RVM",
+        "c572364c04d3130030dfae2478d2d56eaad2e879",
+        "data/{stem}",
+    ),
     "yzhang": ("yzhang00/Python-ML-Project-2", "3052697b406ebddce0f9c3032f7e1943e017b36e", "Data"),
 }
 
@@ -146,101 +175,267 @@ def _ida(set_name, stem, n_features, n_realizations, source=None, paper_names=()
         repo, commit, folder = _IDA_SOURCES[source]
         url = f"https://raw.githubusercontent.com/{repo}/{commit}/{folder.format(stem=stem)}/{file}"
     return DatasetSpec(
-        name=f"ida_{set_name}", reader="ida", n_features=n_features,
+        name=f"ida_{set_name}",
+        reader="ida",
+        n_features=n_features,
         realization_files=DataFile(f"ida_raetsch/{set_name}/{file}", url),
-        n_realizations=n_realizations, scale=False,  # the IDA sets come normalized; used as given
-        paper_names=paper_names, homepage=IDA_HOME, note=IDA_NOTE,
+        n_realizations=n_realizations,
+        scale=False,  # the IDA sets come normalized; used as given
+        paper_names=paper_names,
+        homepage=IDA_HOME,
+        note=IDA_NOTE,
     )
 
 
 _SPECS = [
     # scikit-learn bundled sets: always available, used by tests and the quickstart.
-    DatasetSpec("breast_cancer", "sklearn", 30, paper_names=("WDBC bundled", "wdbc_bundled"),
-                homepage="https://scikit-learn.org/stable/datasets/toy_dataset.html",
-                note="scikit-learn copy of UCI Breast Cancer Wisconsin (Diagnostic); labels by name."),
-    DatasetSpec("iris", "sklearn", 4, paper_names=("Iris",),
-                homepage="https://scikit-learn.org/stable/datasets/toy_dataset.html", note=UCI_NOTE),
-    DatasetSpec("wine", "sklearn", 13, paper_names=("Wine",),
-                homepage="https://scikit-learn.org/stable/datasets/toy_dataset.html", note=UCI_NOTE),
-    DatasetSpec("digits", "sklearn", 64,
-                homepage="https://scikit-learn.org/stable/datasets/toy_dataset.html", note=UCI_NOTE),
+    DatasetSpec(
+        "breast_cancer",
+        "sklearn",
+        30,
+        paper_names=("WDBC bundled", "wdbc_bundled"),
+        homepage="https://scikit-learn.org/stable/datasets/toy_dataset.html",
+        note="scikit-learn copy of UCI Breast Cancer Wisconsin (Diagnostic); labels by name.",
+    ),
+    DatasetSpec(
+        "iris",
+        "sklearn",
+        4,
+        paper_names=("Iris",),
+        homepage="https://scikit-learn.org/stable/datasets/toy_dataset.html",
+        note=UCI_NOTE,
+    ),
+    DatasetSpec(
+        "wine",
+        "sklearn",
+        13,
+        paper_names=("Wine",),
+        homepage="https://scikit-learn.org/stable/datasets/toy_dataset.html",
+        note=UCI_NOTE,
+    ),
+    DatasetSpec(
+        "digits",
+        "sklearn",
+        64,
+        homepage="https://scikit-learn.org/stable/datasets/toy_dataset.html",
+        note=UCI_NOTE,
+    ),
     # Adult and Web (gs-svm-tnn2008 Table I, frank-wolfe-svm Table 1, multiplicative-rho-svm Table 1).
-    *(_adult_web("a", k, "Adult", 123, extra) for k, extra in
-      [(1, ("adult1",)), (2, ("adult2",)), (3, ("adult3",)), (4, ()), (5, ()), (6, ()), (7, ()),
-       (8, ()), (9, ("adult",))]),
-    *(_adult_web("w", k, "Web", 300, extra) for k, extra in
-      [(1, ("web1",)), (2, ("web2",)), (3, ()), (4, ()), (5, ()), (6, ()), (7, ()), (8, ())]),
+    *(
+        _adult_web("a", k, "Adult", 123, extra)
+        for k, extra in [
+            (1, ("adult1",)),
+            (2, ("adult2",)),
+            (3, ("adult3",)),
+            (4, ()),
+            (5, ()),
+            (6, ()),
+            (7, ()),
+            (8, ()),
+            (9, ("adult",)),
+        ]
+    ),
+    *(
+        _adult_web("w", k, "Web", 300, extra)
+        for k, extra in [
+            (1, ("web1",)),
+            (2, ("web2",)),
+            (3, ()),
+            (4, ()),
+            (5, ()),
+            (6, ()),
+            (7, ()),
+            (8, ()),
+        ]
+    ),
     # Small benchmark sets of gs-svm-pakdd2005 Table 2 and gs-svm-tnn2008 Table VI/VII.
-    _libsvm("australian_scale", "australian", "binary", 14, name="australian", test=False,
-            paper_names=("Australian Credit", "Australian")),
+    _libsvm(
+        "australian_scale",
+        "australian",
+        "binary",
+        14,
+        name="australian",
+        test=False,
+        paper_names=("Australian Credit", "Australian"),
+    ),
     _libsvm("heart_scale", "heart", "binary", 13, name="heart", test=False, paper_names=("Heart",)),
-    _libsvm("diabetes", "diabetes", "binary", 8, test=False,
-            paper_names=("Pima Indians Diabetes", "Diabetes")),
-    _libsvm("glass.scale", "glass", "multiclass", 9, name="glass", test=False, paper_names=("Glass",)),
-    _libsvm("segment.scale", "segment", "multiclass", 19, name="segment", test=False,
-            paper_names=("Segment",)),
-    _table("german", DataFile("german/german.data-numeric", f"{UCI}/statlog/german/german.data-numeric"),
-           24, TableLayout(label_column=-1), paper_names=("German",),
-           homepage="https://archive.ics.uci.edu/dataset/144"),
-    _table("ionosphere", DataFile("ionosphere/ionosphere.data", f"{UCI}/ionosphere/ionosphere.data"),
-           34, TableLayout(label_column=-1), paper_names=("Ionosphere",),
-           homepage="https://archive.ics.uci.edu/dataset/52"),
+    _libsvm(
+        "diabetes",
+        "diabetes",
+        "binary",
+        8,
+        test=False,
+        paper_names=("Pima Indians Diabetes", "Diabetes"),
+    ),
+    _libsvm(
+        "glass.scale", "glass", "multiclass", 9, name="glass", test=False, paper_names=("Glass",)
+    ),
+    _libsvm(
+        "segment.scale",
+        "segment",
+        "multiclass",
+        19,
+        name="segment",
+        test=False,
+        paper_names=("Segment",),
+    ),
+    _table(
+        "german",
+        DataFile("german/german.data-numeric", f"{UCI}/statlog/german/german.data-numeric"),
+        24,
+        TableLayout(label_column=-1),
+        paper_names=("German",),
+        homepage="https://archive.ics.uci.edu/dataset/144",
+    ),
+    _table(
+        "ionosphere",
+        DataFile("ionosphere/ionosphere.data", f"{UCI}/ionosphere/ionosphere.data"),
+        34,
+        TableLayout(label_column=-1),
+        paper_names=("Ionosphere",),
+        homepage="https://archive.ics.uci.edu/dataset/52",
+    ),
     # bupa.data: the last column ("selector", 1/2) is the class used by LIBSVM and the papers.
-    _table("liver_disorders", DataFile("liver-disorders/bupa.data", f"{UCI}/liver-disorders/bupa.data"),
-           6, TableLayout(label_column=-1), paper_names=("Liver disorders", "Liver"),
-           homepage="https://archive.ics.uci.edu/dataset/60"),
-    _table("wdbc", DataFile("wdbc/wdbc.data", f"{UCI}/breast-cancer-wisconsin/wdbc.data"),
-           30, TableLayout(label_column=1, drop_columns=(0,)), paper_names=("Wdbc", "WDBC"),
-           homepage="https://archive.ics.uci.edu/dataset/17"),
-    _table("zoo", DataFile("zoo/zoo.data", f"{UCI}/zoo/zoo.data"),
-           16, TableLayout(label_column=-1, drop_columns=(0,)), paper_names=("Zoo",),
-           homepage="https://archive.ics.uci.edu/dataset/111"),
+    _table(
+        "liver_disorders",
+        DataFile("liver-disorders/bupa.data", f"{UCI}/liver-disorders/bupa.data"),
+        6,
+        TableLayout(label_column=-1),
+        paper_names=("Liver disorders", "Liver"),
+        homepage="https://archive.ics.uci.edu/dataset/60",
+    ),
+    _table(
+        "wdbc",
+        DataFile("wdbc/wdbc.data", f"{UCI}/breast-cancer-wisconsin/wdbc.data"),
+        30,
+        TableLayout(label_column=1, drop_columns=(0,)),
+        paper_names=("Wdbc", "WDBC"),
+        homepage="https://archive.ics.uci.edu/dataset/17",
+    ),
+    _table(
+        "zoo",
+        DataFile("zoo/zoo.data", f"{UCI}/zoo/zoo.data"),
+        16,
+        TableLayout(label_column=-1, drop_columns=(0,)),
+        paper_names=("Zoo",),
+        homepage="https://archive.ics.uci.edu/dataset/111",
+    ),
     # UCI ships page-blocks.data.Z (Unix compress), which Python cannot read: no direct download.
-    _table("page_blocks", DataFile("page-blocks/page-blocks.data"),
-           10, TableLayout(label_column=-1), paper_names=("Page",),
-           homepage="https://archive.ics.uci.edu/dataset/78 (unpack page-blocks.data.Z)"),
+    _table(
+        "page_blocks",
+        DataFile("page-blocks/page-blocks.data"),
+        10,
+        TableLayout(label_column=-1),
+        paper_names=("Page",),
+        homepage="https://archive.ics.uci.edu/dataset/78 (unpack page-blocks.data.Z)",
+    ),
     # vowel-context.data: flag (0 train / 1 test), speaker, sex, 10 features, class (Deterding split).
-    _table("vowel", DataFile("vowel/vowel-context.data",
-                             f"{UCI}/undocumented/connectionist-bench/vowel/vowel-context.data"),
-           10, TableLayout(label_column=-1, drop_columns=(1, 2), split_column=0), paper_names=("Vowel",),
-           homepage="https://archive.ics.uci.edu/dataset/152"),
-    _libsvm("splice", "splice", "binary", 60, paper_names=("Splice",),
-            note=LIBSVM_NOTE + " The papers list Splice with 3 classes (UCI splice-junction); "
-                               "LIBSVM's splice is the binary 1000/2175 version."),
+    _table(
+        "vowel",
+        DataFile(
+            "vowel/vowel-context.data",
+            f"{UCI}/undocumented/connectionist-bench/vowel/vowel-context.data",
+        ),
+        10,
+        TableLayout(label_column=-1, drop_columns=(1, 2), split_column=0),
+        paper_names=("Vowel",),
+        homepage="https://archive.ics.uci.edu/dataset/152",
+    ),
+    _libsvm(
+        "splice",
+        "splice",
+        "binary",
+        60,
+        paper_names=("Splice",),
+        note=LIBSVM_NOTE + " The papers list Splice with 3 classes (UCI splice-junction); "
+        "LIBSVM's splice is the binary 1000/2175 version.",
+    ),
     # Larger sets with a given test set (gs-svm-tnn2008 Table VII, frank-wolfe-svm Table 1).
     _libsvm("dna.scale", "dna", "multiclass", 180, name="dna", paper_names=("Dna", "DNA")),
-    _libsvm("satimage.scale", "satimage", "multiclass", 36, name="satimage",
-            paper_names=("Satimage",)),
+    _libsvm(
+        "satimage.scale", "satimage", "multiclass", 36, name="satimage", paper_names=("Satimage",)
+    ),
     _libsvm("pendigits", "pendigits", "multiclass", 16, paper_names=("Pendigits",)),
     # LIBSVM's letter split = the first 15000 rows of the UCI file for training, the last 5000 for test.
-    _table("letter", DataFile("letter/letter-recognition.data",
-                              f"{UCI}/letter-recognition/letter-recognition.data"),
-           16, TableLayout(label_column=0, train_rows=15000), paper_names=("Letter",),
-           homepage="https://archive.ics.uci.edu/dataset/59"),
+    _table(
+        "letter",
+        DataFile(
+            "letter/letter-recognition.data", f"{UCI}/letter-recognition/letter-recognition.data"
+        ),
+        16,
+        TableLayout(label_column=0, train_rows=15000),
+        paper_names=("Letter",),
+        homepage="https://archive.ics.uci.edu/dataset/59",
+    ),
     # UCI ships shuttle.trn as shuttle.trn.Z (Unix compress): no direct download for the training file.
-    _table("shuttle", DataFile("shuttle/shuttle.trn"), 9, TableLayout(label_column=-1),
-           test=DataFile("shuttle/shuttle.tst", f"{UCI}/statlog/shuttle/shuttle.tst"),
-           paper_names=("Shuttle",), homepage="https://archive.ics.uci.edu/dataset/148 (unpack shuttle.trn.Z)"),
+    _table(
+        "shuttle",
+        DataFile("shuttle/shuttle.trn"),
+        9,
+        TableLayout(label_column=-1),
+        test=DataFile("shuttle/shuttle.tst", f"{UCI}/statlog/shuttle/shuttle.tst"),
+        paper_names=("Shuttle",),
+        homepage="https://archive.ics.uci.edu/dataset/148 (unpack shuttle.trn.Z)",
+    ),
     # astro-particles (multiplicative-rho-svm Table 1); the staged copy is a CSV conversion (label first).
-    _table("svmguide1", DataFile("svmguide1/svmguide1.csv"), 4, TableLayout(label_column=0),
-           test=DataFile("svmguide1/svmguide1.t.csv"), paper_names=("astro", "astro-particles"),
-           homepage=f"{LIBSVM}/binary.html#svmguide1 (svmlight original: convert to CSV, label first)",
-           note=LIBSVM_NOTE),
-    _libsvm("usps", "usps", "multiclass", 256, compressed=".bz2", scale=False, paper_names=("USPS",)),
-    _libsvm("mnist", "mnist", "multiclass", 780, compressed=".bz2", sparse=True, scale=False,
-            paper_names=("MNIST",)),
-    _libsvm("protein", "protein", "multiclass", 357, compressed=".bz2", scale=False,
-            paper_names=("Protein",)),
-    _libsvm("ijcnn1", "ijcnn1", "binary", 22, compressed=".bz2", scale=False, paper_names=("IJCNN",)),
-    _libsvm("covtype", "covtype", "multiclass", 54, test=False, compressed=".bz2",
-            paper_names=("Forest",)),
+    _table(
+        "svmguide1",
+        DataFile("svmguide1/svmguide1.csv"),
+        4,
+        TableLayout(label_column=0),
+        test=DataFile("svmguide1/svmguide1.t.csv"),
+        paper_names=("astro", "astro-particles"),
+        homepage=f"{LIBSVM}/binary.html#svmguide1 (svmlight original: convert to CSV, label first)",
+        note=LIBSVM_NOTE,
+    ),
+    _libsvm(
+        "usps", "usps", "multiclass", 256, compressed=".bz2", scale=False, paper_names=("USPS",)
+    ),
+    _libsvm(
+        "mnist",
+        "mnist",
+        "multiclass",
+        780,
+        compressed=".bz2",
+        sparse=True,
+        scale=False,
+        paper_names=("MNIST",),
+    ),
+    _libsvm(
+        "protein",
+        "protein",
+        "multiclass",
+        357,
+        compressed=".bz2",
+        scale=False,
+        paper_names=("Protein",),
+    ),
+    _libsvm(
+        "ijcnn1", "ijcnn1", "binary", 22, compressed=".bz2", scale=False, paper_names=("IJCNN",)
+    ),
+    _libsvm(
+        "covtype",
+        "covtype",
+        "multiclass",
+        54,
+        test=False,
+        compressed=".bz2",
+        paper_names=("Forest",),
+    ),
     _cvm("usps_ext", "usps_ext", 676, ("USPS-Ext",)),
     _cvm("kdd99_10pc", "kdd99", 127, ("KDD99-10pc", "KDD10pc")),
     _cvm("kdd99_full", "kdd99", 127, ("KDD99-Full", "KDD-full")),
     _cvm("reuters", "reuters", 8315, ("Reuters",)),
     # Raetsch/IDA realizations (rosen-projection-svm Tables 1-2, multiplicative-rho-svm Table 1).
     _ida("banana", "banana", 2, 100, "fernando"),
-    _ida("breast_cancer", "breast-cancer", 9, 100, "fernando", paper_names=("Cancer", "breast cancer")),
+    _ida(
+        "breast_cancer",
+        "breast-cancer",
+        9,
+        100,
+        "fernando",
+        paper_names=("Cancer", "breast cancer"),
+    ),
     _ida("diabetis", "diabetis", 8, 100, paper_names=("diabetis", "Diabetes")),
     _ida("flare_solar", "flare-solar", 9, 100, paper_names=("Flare",)),
     _ida("german", "german", 20, 100, "fernando", paper_names=("german",)),
@@ -292,7 +487,9 @@ def resolve_name(name: str) -> str:
             "use one of these keys"
         )
     close = difflib.get_close_matches(wanted, [*_KEYS, *_ALIASES], n=5, cutoff=0.6)
-    keys = dict.fromkeys(key for c in close for key in ([_KEYS[c]] if c in _KEYS else sorted(_ALIASES[c])))
+    keys = dict.fromkeys(
+        key for c in close for key in ([_KEYS[c]] if c in _KEYS else sorted(_ALIASES[c]))
+    )
     suggestion = f" Did you mean: {', '.join(keys)}?" if keys else ""
     raise DataError(
         f"unknown dataset {name!r}.{suggestion} Choose one of: {', '.join(list_datasets())} "
