@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import io
 import json
-import platform
-import subprocess
+import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -26,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from svmbench.analysis.stats import TestResult, paired_t_test
+from svmbench.provenance import cpu_model, git_commit
 
 FAILED_PREFIX = "failed"
 PARTS = ("value", "spread", "bold")
@@ -161,8 +161,8 @@ def provenance(records: pd.DataFrame | None = None) -> str:
     """
     if records is None or len(records) == 0:
         now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        return (f"Generated on host {platform.node()} (cpu: {_cpu_model()}), git commit "
-                f"{_git_commit()}, {now}.")
+        return (f"Generated on host {socket.gethostname()} (cpu: {cpu_model()}), git commit "
+                f"{git_commit()}, {now}.")
 
     def distinct(column: str, missing: str) -> str:
         if column not in records:
@@ -357,25 +357,3 @@ def _latex_escape(text: str) -> str:
                     "^": r"\textasciicircum{}", "±": r"$\pm$"}
     return "".join(replacements.get(ch, ch) for ch in text)
 
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
-
-
-def _git_commit() -> str:
-    try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=10, check=False)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown (git not available)"
-    if done.returncode != 0:
-        return "none (no commit yet)"
-    return done.stdout.strip() + (" (with uncommitted changes)" if dirty.stdout.strip() else "")

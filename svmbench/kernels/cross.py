@@ -3,7 +3,14 @@
 import numpy as np
 from numba import njit, prange
 
-from svmbench.kernels.math import apply_kernel, dot_with_buffer, load_point, release_point
+from svmbench.kernels.math import (
+    apply_kernel,
+    dot_with_buffer,
+    dots_by_columns,
+    is_sparse,
+    load_point,
+    release_point,
+)
 
 # test rows per block: bounds the dense block of kernel values held at once
 BLOCK_ROWS = 2048
@@ -11,23 +18,30 @@ BLOCK_ROWS = 2048
 
 @njit(cache=True)
 def _kernel_rows(points_a, points_b, spec, row, out, buffer):
-    """out[j] = k(a_row, b_j) for every point b_j."""
-    x = load_point(points_a, row, buffer)
+    """out[j] = k(a_row, b_j) for every point b_j (walking b's columns when it has them)."""
     sqnorm_a, sqnorm_b = points_a[4], points_b[4]
+    if is_sparse(points_b) and is_sparse(points_a):
+        dots_by_columns(points_b, row, points_a, out)
+        for j in range(out.shape[0]):
+            out[j] = apply_kernel(spec, out[j], sqnorm_a[row], sqnorm_b[j])
+        return
+    x = load_point(points_a, row, buffer)
     for j in range(out.shape[0]):
         out[j] = apply_kernel(spec, dot_with_buffer(points_b, j, x), sqnorm_a[row], sqnorm_b[j])
     release_point(points_a, row, buffer)
 
 
 @njit(cache=True, parallel=True)
-def _cross_block(a_dense, a_indptr, a_indices, a_values, a_sqnorm,
-                 b_dense, b_indptr, b_indices, b_values, b_sqnorm,
-                 kind, gamma, coef0, degree, first, out, n_features):
+def _cross_block(a_dense, a_indptr, a_indices, a_values, a_sqnorm, a_col_indptr, a_col_indices,
+                 a_col_values, b_dense, b_indptr, b_indices, b_values, b_sqnorm, b_col_indptr,
+                 b_col_indices, b_col_values, kind, gamma, coef0, degree, first, out, n_features):
     # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
     for r in prange(out.shape[0]):
         buffer = np.zeros(n_features)
-        _kernel_rows((a_dense, a_indptr, a_indices, a_values, a_sqnorm),
-                     (b_dense, b_indptr, b_indices, b_values, b_sqnorm),
+        _kernel_rows((a_dense, a_indptr, a_indices, a_values, a_sqnorm, a_col_indptr,
+                      a_col_indices, a_col_values),
+                     (b_dense, b_indptr, b_indices, b_values, b_sqnorm, b_col_indptr,
+                      b_col_indices, b_col_values),
                      (kind, gamma, coef0, degree), first + r, out[r], buffer)
 
 

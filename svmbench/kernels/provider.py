@@ -26,6 +26,8 @@ from svmbench.kernels.math import (
     RBF,
     apply_kernel,
     dot_with_buffer,
+    dots_by_columns,
+    is_sparse,
     load_point,
     make_kernel_spec,
     make_points,
@@ -47,6 +49,7 @@ KernelProvider = namedtuple(
         "perm",  # perm[p] = training sample at position p
         "diag",  # diag[p] = k(x_perm[p], x_perm[p])
         "buffer",  # dense work vector of n_features entries, all zero between calls
+        "dots",  # work vector of n inner products (sparse points walked by columns)
         "cache",  # float32[n_slots, n]: cached rows
         "valid",  # valid[s] = number of leading entries of slot s that hold kernel values
         "owner",  # owner[s] = position whose row slot s holds, -1 if free
@@ -83,6 +86,7 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         perm=np.arange(n, dtype=np.int64),
         diag=np.empty(n, dtype=np.float64),
         buffer=np.zeros(max(X.shape[1], 1), dtype=np.float64),
+        dots=np.zeros(n, dtype=np.float64),
         cache=np.empty((n_slots, n), dtype=np.float32),
         valid=np.zeros(n_slots, dtype=np.int64),
         owner=np.full(n_slots, -1, dtype=np.int64),
@@ -116,38 +120,45 @@ def fill_diagonal(provider):
 
 
 @njit(cache=True)
-def _fill_range(points, spec, perm, x, i, out, start, stop):
+def _fill_range(points, spec, perm, x, dots, i, out, start, stop):
+    """out[p] = k(x_i, x_perm[p]) for p in [start, stop); inner products from ``dots`` (indexed
+    by sample) when the points walk by columns, else from the dense vector ``x``."""
     sqnorm = points[4]
+    by_columns = is_sparse(points)
     for p in range(start, stop):
         j = perm[p]
-        out[p] = apply_kernel(spec, dot_with_buffer(points, j, x), sqnorm[i], sqnorm[j])
+        dot = dots[j] if by_columns else dot_with_buffer(points, j, x)
+        out[p] = apply_kernel(spec, dot, sqnorm[i], sqnorm[j])
 
 
 @njit(cache=True, parallel=True)
-def _fill_range_parallel(dense, indptr, indices, values, sqnorm, kind, gamma, coef0, degree,
-                         perm, x, i, out, start, stop):
+def _fill_range_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
+                         col_values, kind, gamma, coef0, degree, perm, x, dots, i, out, start,
+                         stop):
     # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
     chunk = PARALLEL_MIN_ENTRIES // 4
     n_chunks = (stop - start + chunk - 1) // chunk
     for c in prange(n_chunks):
         lo = start + c * chunk
-        _fill_range((dense, indptr, indices, values, sqnorm), (kind, gamma, coef0, degree),
-                    perm, x, i, out, lo, min(stop, lo + chunk))
+        _fill_range((dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values),
+                    (kind, gamma, coef0, degree), perm, x, dots, i, out, lo,
+                    min(stop, lo + chunk))
 
 
 @njit(cache=True)
 def _fill_row(provider, position, out, start, stop):
     """Compute k(x_perm[position], x_perm[p]) for p in [start, stop) into out."""
+    points = provider.points
     i = provider.perm[position]
-    x = load_point(provider.points, i, provider.buffer)
+    if is_sparse(points):
+        dots_by_columns(points, i, points, provider.dots)
+    x = load_point(points, i, provider.buffer)
     if stop - start >= PARALLEL_MIN_ENTRIES:
-        dense, indptr, indices, values, sqnorm = provider.points
-        kind, gamma, coef0, degree = provider.spec
-        _fill_range_parallel(dense, indptr, indices, values, sqnorm, kind, gamma, coef0, degree,
-                             provider.perm, x, i, out, start, stop)
+        _fill_range_parallel(*points, *provider.spec, provider.perm, x, provider.dots, i, out,
+                             start, stop)
     else:
-        _fill_range(provider.points, provider.spec, provider.perm, x, i, out, start, stop)
-    release_point(provider.points, i, provider.buffer)
+        _fill_range(points, provider.spec, provider.perm, x, provider.dots, i, out, start, stop)
+    release_point(points, i, provider.buffer)
 
 
 @njit(cache=True)
@@ -227,6 +238,18 @@ def kernel_row(provider, position, length):
         provider.counters[COMPUTED] += length - start
         provider.valid[slot] = length
     return provider.cache[slot]
+
+
+@njit(cache=True)
+def kernel_row_once(provider, position, length, out):
+    """Kernel row into the solver's own buffer ``out``, bypassing the cache.
+
+    For rows the solver never asks for again (GS-SVM uses each sample once): caching them would
+    only cost memory and page faults. Counted as requested and computed.
+    """
+    provider.counters[REQUESTED] += length
+    provider.counters[COMPUTED] += length
+    _fill_row(provider, position, out, 0, length)
 
 
 @njit(cache=True)
