@@ -5,6 +5,8 @@ Every algorithm config has a ``name`` and the estimator's own parameters (``gamm
 give it a ``KernelSVC`` subclass in svmbench.models, add it here and add conf/algorithm/<name>.yaml.
 """
 
+from functools import partial
+
 from sklearn.svm import SVC
 
 from svmbench import models
@@ -22,7 +24,13 @@ def libsvm_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, to
 
 ESTIMATORS = {
     "gs_svm": models.GSSVC,
+    "hm_svm": models.HardMarginSVC,
+    "smo_platt": partial(models.SMOSVC, variant="platt"),
+    "smo_mod1": partial(models.SMOSVC, variant="mod1"),
+    "smo_mod2": partial(models.SMOSVC, variant="mod2"),
+    "smo_wss2": partial(models.SMOSVC, variant="wss2"),
     "libsvm": libsvm_reference,
+    "rsvm": models.RSVC,
 }
 
 

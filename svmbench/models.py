@@ -220,3 +220,38 @@ class HardMarginSVC(KernelSVC):
         self.tol = tol
         self.cache_mb = cache_mb
         self.max_iter = max_iter
+
+
+class RSVC(KernelSVC):
+    """RSVM (gs-svm-tnn2008 §VI, eq. 29): a soft-margin C-SVM with bias whose C is found by
+    bisection so that ||w||^2 equals that of GS-SVM on the same data and kernel, solver ``rsvm``.
+
+    Parameters: ``kernel``, ``gamma``, ``coef0``, ``degree``, ``cache_mb`` as GSSVC;
+    ``bisection_tol`` (relative tolerance on ||w||^2), ``inner_solver`` (the registered
+    soft-margin solver, default "smo_wss2") with its ``tol``, ``shrinking``, ``max_iter``.
+    Fitted ``C_``, ``w_norm2_`` and ``target_w_norm2_`` hold one value per class pair.
+    """
+
+    solver_name = "rsvm"
+    solver_params = ("bisection_tol", "inner_solver", "tol", "shrinking", "max_iter")
+
+    def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, cache_mb=100.0,
+                 bisection_tol=1e-3, inner_solver="smo_wss2", tol=1e-3, shrinking=True,
+                 max_iter=-1):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.cache_mb = cache_mb
+        self.bisection_tol = bisection_tol
+        self.inner_solver = inner_solver
+        self.tol = tol
+        self.shrinking = shrinking
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.C_ = np.array([r.trace["C"] for r in self.fit_results_])
+        self.w_norm2_ = np.array([r.trace["w_norm2"] for r in self.fit_results_])
+        self.target_w_norm2_ = np.array([r.trace["target_w_norm2"] for r in self.fit_results_])
+        return self

@@ -64,6 +64,28 @@ def cell_outcome(records, dataset, algorithm):
     return "missing", None
 
 
+def measured(records, rows, algorithm, metrics, match=None):
+    """Mean measured values: rows x metric labels, plus a note per row whose cell failed.
+
+    ``rows`` maps row labels to datasets; ``metrics`` maps column labels to (record field,
+    unit factor); ``match`` optionally narrows the records (e.g. ``{"C": 4}``).
+    """
+    if match:
+        for field, value in match.items():
+            records = records[records[field] == value]
+    values = pd.DataFrame(index=pd.Index(list(rows), name="Problem"), columns=list(metrics),
+                          dtype=float)
+    notes = {}
+    for label, dataset in rows.items():
+        outcome, found = cell_outcome(records, dataset, algorithm)
+        if outcome == "ok":
+            for column, (field, unit) in metrics.items():
+                values.loc[label, column] = found[field].astype(float).mean() * unit
+        elif outcome == "failed":
+            notes[label] = not_run_note(found)
+    return values, notes
+
+
 def not_run_note(reason):
     """The note a table row gets when its cell failed."""
     if "DataError" in reason:

@@ -53,7 +53,6 @@ def error_rate(estimator, X, y):
 def measure(algorithm, split):
     """Train on one split and return the measured fields of its record."""
     estimator = build_estimator(algorithm)
-    warm_up(algorithm["name"], algorithm.get("kernel", "rbf"))
     wall, cpu = time.perf_counter(), time.process_time()
     estimator.fit(split.X_train, split.y_train)
     train_time, cpu_time = time.perf_counter() - wall, time.process_time() - cpu
@@ -111,18 +110,21 @@ def run_cell(cfg):
     chash = config_hash(cell)
     store = ResultStore(cfg.store.dir)
     folds = None if cfg.folds is None else set(cfg.folds)
+
+    def wanted(fold):
+        return (folds is None or fold in folds) and not store.has_finished(chash, fold)
+
     written = []
     try:
+        warm_up(cell["algorithm"]["name"], cell["algorithm"].get("kernel", "rbf"))
         cell_splits = splits(cell["dataset"]["name"], cell["protocol"], cell["seed"],
-                             bool(cfg.dataset.get("scale", False)), folds)
+                             bool(cfg.dataset.get("scale", False)), wanted, cell["algorithm"])
         progress = tqdm(cell_splits, desc=f"{cell['dataset']['name']} {cell['algorithm']['name']}",
                         unit="fold", leave=False, disable=None)
         for split in progress:
-            if store.has_finished(chash, split.fold):
-                continue
-            record = base_record(cell, chash, split.fold)
+            record = {**base_record(cell, chash, split.fold), **split.params, **split.tuning}
             try:
-                record.update(measure(cell["algorithm"], split))
+                record.update(measure({**cell["algorithm"], **split.params}, split))
             except Exception as error:  # a failed fold is recorded and the sweep goes on
                 record["status"] = f"failed:{type(error).__name__}: {error}"
             store.write(record)
@@ -143,5 +145,7 @@ def main(cfg: DictConfig):
     run_cell(cfg)
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # python -m svmbench.runner: run the imported module's main, which
+    from svmbench.runner import main as imported_main  # launchers can pickle by reference
+
+    imported_main()

@@ -2,6 +2,7 @@
 
 from svmbench.solvers import gs_svm  # noqa: F401
 from svmbench.solvers import hm_svm  # noqa: F401
+from svmbench.solvers import rsvm  # noqa: F401
 from svmbench.solvers import smo  # noqa: F401
 from svmbench.solvers import smo_keerthi  # noqa: F401
 from svmbench.solvers import smo_platt  # noqa: F401

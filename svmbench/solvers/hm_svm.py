@@ -11,6 +11,7 @@ from numba import njit
 
 from svmbench.kernels.provider import kernel_row
 from svmbench.solvers.base import finish, register_solver
+from svmbench.solvers.smo_step import resolve_max_iter, start_threading_layer
 
 
 @njit(cache=True)
@@ -60,9 +61,8 @@ def solve(provider, y, params):
     tol = float(params.get("tol", 1e-6))
     if not tol > 0:
         raise ValueError(f"tol must be > 0 (got {tol})")
-    max_iter = int(params.get("max_iter", -1))
-    if max_iter < 0:
-        max_iter = max(10_000_000, 100 * y.shape[0])
+    max_iter = resolve_max_iter(int(params.get("max_iter", -1)), y.shape[0])
+    start_threading_layer()
     alpha, iterations, converged, objective, violation = hm_svm_loop(
         provider, np.asarray(y, dtype=np.float64), tol, max_iter
     )

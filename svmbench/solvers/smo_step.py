@@ -6,6 +6,7 @@ sample. Platt's errors and Keerthi et al.'s F are read off it: ``F_i = y_i G_i``
 ``I_up`` / ``I_low`` are Keerthi et al.'s I0+I1+I2 / I0+I3+I4 and LIBSVM's I_up / I_low.
 """
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -13,6 +14,13 @@ from svmbench.kernels.provider import kernel_entry, kernel_row
 
 # LIBSVM's TAU: the curvature used when k_ii + k_jj - 2 k_ij <= 0
 TAU = 1e-12
+
+
+def start_threading_layer():
+    """Start numba's threading layer before calling cached code that reaches the provider's
+    parallel row filler: loaded from the on-disk cache, such code finds no scheduler otherwise
+    and crashes (segfault or "Symbol not found: allocate_sched"; numba issue #2439 family)."""
+    numba.get_num_threads()
 
 
 def smo_settings(params, n):
@@ -24,9 +32,13 @@ def smo_settings(params, n):
         raise ValueError(f"C must be > 0 (got {C})")
     if not tol > 0:
         raise ValueError(f"tol must be > 0 (got {tol})")
-    if max_iter < 0:
-        max_iter = max(10_000_000, 100 * n)
-    return C, tol, max_iter
+    start_threading_layer()
+    return C, tol, resolve_max_iter(max_iter, n)
+
+
+def resolve_max_iter(max_iter, n):
+    """``-1`` means LIBSVM's cap max(10^7, 100 n)."""
+    return max(10_000_000, 100 * n) if max_iter < 0 else max_iter
 
 
 def check_two_classes(y):

@@ -1,0 +1,104 @@
+"""The runner: reproducible records, resumption without loss or duplicates, failures recorded."""
+
+import subprocess
+import sys
+
+import pytest
+from hydra import compose, initialize_config_dir
+
+from svmbench import runner
+from svmbench.algorithms import build_estimator
+from svmbench.runner import CONF_DIR, run_cell
+from svmbench.store import ResultStore
+
+VOLATILE = ("train_time_s", "cpu_time_s", "predict_time_s", "inner_train_time_s", "timestamp_utc")
+
+
+def config(store, *overrides):
+    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+        return compose("config", ["dataset=iris", "algorithm=gs_svm", "protocol.k=3",
+                                  f"store.dir={store}", *overrides])
+
+
+def stable(records):
+    return sorted(({k: v for k, v in r.items() if k not in VOLATILE} for r in records),
+                  key=lambda r: r["fold"])
+
+
+def test_same_config_and_seed_give_the_same_records(tmp_path):
+    first = run_cell(config(tmp_path / "a"))
+    second = run_cell(config(tmp_path / "b"))
+    assert len(first) == 3 and stable(first) == stable(second)
+    assert stable(run_cell(config(tmp_path / "c", "seed=1"))) != stable(first)
+
+
+def test_nested_cv_records_are_reproducible_and_carry_the_choice(tmp_path):
+    nested = ["protocol=nested_cv", "protocol.inner_k=2", "protocol.grid.gamma_log2=[-1,1]",
+              "algorithm=libsvm", "protocol.grid.C_log2=[0,1]", "folds=[0]"]
+    first = run_cell(config(tmp_path / "a", *nested))
+    assert stable(first) == stable(run_cell(config(tmp_path / "b", *nested)))
+    (record,) = first
+    assert record["status"] == "converged"
+    assert (record["gamma"], record["C"]) == (record["selected_gamma"], record["selected_C"])
+    assert record["inner_trainings"] == 3 * 2 * 2
+
+
+def test_a_stopped_cell_resumes_without_losing_or_duplicating_records(tmp_path, monkeypatch):
+    real_measure = runner.measure
+
+    def second_fold_breaks(algorithm, split):
+        if split.fold == 1:
+            raise RuntimeError("interrupted")
+        return real_measure(algorithm, split)
+
+    monkeypatch.setattr(runner, "measure", second_fold_breaks)
+    first = run_cell(config(tmp_path))
+    assert [r["status"] for r in first] == ["converged", "failed:RuntimeError: interrupted",
+                                            "converged"]
+    monkeypatch.setattr(runner, "measure", real_measure)
+    resumed = run_cell(config(tmp_path))
+    assert [(r["fold"], r["status"]) for r in resumed] == [(1, "converged")]
+    stored = list(ResultStore(tmp_path).records())
+    assert sorted(r["fold"] for r in stored) == [0, 1, 2]
+    assert all(r["status"] == "converged" for r in stored)
+    assert stable(stored) == stable(run_cell(config(tmp_path / "fresh")))
+    assert run_cell(config(tmp_path)) == []  # nothing left to do
+
+
+def write_diabetes(folder, lines):
+    """A generated stand-in for the LIBSVM file diabetes/diabetes in a data directory."""
+    (folder / "diabetes").mkdir(parents=True)
+    (folder / "diabetes" / "diabetes").write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("lines, reason", [
+    (["1 1:0.5 2:nan", "-1 1:0.1 2:0.2", "1 1:0.3", "-1 2:0.1"], "NaN at row 0, column 1"),
+    (["1 1:0.5 2:0.3", "1 1:0.1 2:0.2", "1 1:0.3"], "only one class"),
+])
+def test_bad_data_fails_the_cell_with_the_reason_and_the_sweep_goes_on(tmp_path, monkeypatch,
+                                                                        lines, reason):
+    write_diabetes(tmp_path / "data", lines)
+    monkeypatch.setenv("SVMBENCH_DATA_PATH", str(tmp_path / "data"))
+    monkeypatch.setenv("SVMBENCH_DATA", str(tmp_path / "cache"))
+    (record,) = run_cell(config(tmp_path / "store", "dataset=diabetes"))
+    assert record["fold"] == -1
+    assert record["status"].startswith("failed:DataError") and reason in record["status"]
+    assert run_cell(config(tmp_path / "store"))[0]["status"] == "converged"
+
+
+def test_unknown_dataset_in_a_cell_lists_the_choices(tmp_path):
+    (record,) = run_cell(config(tmp_path, "dataset.name=nope"))
+    assert "unknown dataset 'nope'" in record["status"] and "breast_cancer" in record["status"]
+
+
+def test_unknown_algorithm_lists_the_choices():
+    with pytest.raises(ValueError, match=r"unknown algorithm 'nope'; choose one of .*gs_svm"):
+        build_estimator({"name": "nope"})
+
+
+@pytest.mark.parametrize("group, a_choice", [("algorithm", "gs_svm"), ("dataset", "breast_cancer")])
+def test_unknown_config_name_on_the_command_line_lists_the_choices(tmp_path, group, a_choice):
+    result = subprocess.run([sys.executable, "-m", "svmbench.runner", f"{group}=nope",
+                             f"store.dir={tmp_path}"], check=False, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert f"Available options in '{group}'" in result.stderr and a_choice in result.stderr

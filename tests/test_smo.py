@@ -1,0 +1,179 @@
+"""Soft-margin SMO solvers against scikit-learn's SVC (LIBSVM), the independent reference."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.datasets import (
+    load_breast_cancer,
+    load_iris,
+    load_svmlight_file,
+    load_wine,
+    make_classification,
+)
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from svmbench.kernels.provider import make_provider
+from svmbench.models import SMOSVC
+from svmbench.solvers import get_solver
+
+VARIANTS = ["smo_wss2", "smo_platt", "smo_mod1", "smo_mod2"]
+TOL = 1e-3
+
+
+def scaled(X):
+    return MinMaxScaler((-1, 1)).fit_transform(X)
+
+
+def binary(X, y, positive, negative):
+    keep = (y == positive) | (y == negative)
+    return scaled(X[keep]), np.where(y[keep] == positive, 1.0, -1.0)
+
+
+def real_heart():
+    for root in os.environ.get("SVMBENCH_DATA_PATH", "").split(os.pathsep):
+        path = Path(root) / "heart" / "heart_scale"
+        if root and path.exists():
+            X, y = load_svmlight_file(str(path), n_features=13)
+            return X.toarray(), np.where(y > 0, 1.0, -1.0)
+    pytest.skip("heart/heart_scale not found: set SVMBENCH_DATA_PATH to the shared data directory")
+
+
+def load(name):
+    if name == "breast_cancer":
+        X, y = load_breast_cancer(return_X_y=True)
+        return binary(X, y, 1, 0)
+    if name == "iris":
+        return binary(*load_iris(return_X_y=True), 2, 1)
+    if name == "wine":
+        return binary(*load_wine(return_X_y=True), 1, 0)
+    if name == "random":
+        X, y = make_classification(n_samples=240, n_features=8, flip_y=0.1, random_state=3)
+        return scaled(X), np.where(y == 1, 1.0, -1.0)
+    return real_heart()
+
+
+def draw_params(seed):
+    """(C, gamma) drawn log-uniformly: C in [2^-2, 2^6], gamma in [2^-6, 2^0]."""
+    rng = np.random.default_rng(seed)
+    return 2.0 ** rng.uniform(-2, 6), 2.0 ** rng.uniform(-6, 0)
+
+
+def train_test(X, y, seed):
+    order = np.random.default_rng(seed).permutation(y.shape[0])
+    cut = int(0.7 * y.shape[0])
+    return X[order[:cut]], y[order[:cut]], X[order[cut:]]
+
+
+def svc_reference(X, y, C, gamma):
+    svc = SVC(C=C, gamma=gamma, tol=TOL, cache_size=100).fit(X, y)
+    alpha = np.zeros(y.shape[0])
+    alpha[svc.support_] = np.abs(svc.dual_coef_[0])
+    return svc, alpha
+
+
+def dual_objective(K, y, alpha):
+    signed = alpha * y
+    return 0.5 * signed @ K @ signed - alpha.sum()
+
+
+def free_set(alpha, C):
+    return set(np.flatnonzero((alpha > 1e-8 * C) & (alpha < C * (1 - 1e-8))))
+
+
+CASE_NAMES = ["breast_cancer", "iris", "wine", "random", "heart"]
+CASES = [(name, seed) for name in CASE_NAMES
+         for seed in range(2)]
+
+
+@pytest.fixture(scope="module", params=CASES, ids=lambda case: f"{case[0]}-{case[1]}")
+def problem(request):
+    name, seed = request.param
+    X, y = load(name)
+    C, gamma = draw_params(1000 * CASE_NAMES.index(name) + seed)
+    X_train, y_train, X_test = train_test(X, y, seed)
+    svc, svc_alpha = svc_reference(X_train, y_train, C, gamma)
+    K = rbf_kernel(X_train, gamma=gamma)
+    return {"X": X_train, "y": y_train, "X_test": X_test, "C": C, "gamma": gamma, "K": K,
+            "svc": svc, "svc_alpha": svc_alpha,
+            "svc_objective": dual_objective(K, y_train, svc_alpha)}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_solution_agrees_with_libsvm(problem, variant):
+    p = problem
+    provider = make_provider(p["X"], "rbf", p["gamma"], 0.0, 3, 100.0)
+    result = get_solver(variant)(provider, p["y"], {"C": p["C"], "tol": TOL})
+    assert result.status == "converged"
+    exact_objective = dual_objective(p["K"], p["y"], result.alpha)
+    assert exact_objective == pytest.approx(p["svc_objective"], rel=1e-3)
+    assert result.objective == pytest.approx(exact_objective, rel=1e-5)
+    ours, theirs = free_set(result.alpha, p["C"]), free_set(p["svc_alpha"], p["C"])
+    assert len(ours ^ theirs) <= max(3, 0.05 * len(theirs))
+    decision = rbf_kernel(p["X_test"], p["X"], gamma=p["gamma"]) @ (result.alpha * p["y"])
+    decision += result.bias
+    reference = p["svc"].decision_function(p["X_test"])
+    assert np.max(np.abs(decision - reference)) <= 0.02 * max(1.0, np.max(np.abs(reference)))
+
+
+def test_wss2_iterations_match_libsvm(problem):
+    p = problem
+    provider = make_provider(p["X"], "rbf", p["gamma"], 0.0, 3, 100.0)
+    result = get_solver("smo_wss2")(provider, p["y"], {"C": p["C"], "tol": TOL})
+    assert 0.5 <= result.iterations / p["svc"].n_iter_[0] <= 2.0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_kernel_counts(variant, shrinking):
+    X, y = load("breast_cancer")
+    n = y.shape[0]
+    params = {"C": 4.0, "tol": TOL, "shrinking": shrinking}
+    uncached = get_solver(variant)(make_provider(X, "rbf", 0.1, 0.0, 3, 0.0), y, params)
+    assert uncached.kernel_computed == uncached.kernel_requested
+    cached = get_solver(variant)(make_provider(X, "rbf", 0.1, 0.0, 3, 100.0), y, params)
+    assert cached.kernel_computed <= n * n
+    if variant == "smo_wss2":  # rows only: the cache changes nothing but the count of K1
+        assert cached.kernel_requested == uncached.kernel_requested
+        np.testing.assert_array_equal(cached.alpha, uncached.alpha)
+
+
+def test_shrinking_does_not_change_the_solution():
+    X, y = load("random")
+    C, gamma = 8.0, 0.5
+    K = rbf_kernel(X, gamma=gamma)
+    objectives = [
+        dual_objective(K, y, get_solver("smo_wss2")(make_provider(X, "rbf", gamma, 0, 3, 1.0), y,
+                                                    {"C": C, "shrinking": shrinking}).alpha)
+        for shrinking in (True, False)
+    ]
+    assert objectives[0] == pytest.approx(objectives[1], rel=1e-4)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_max_iter_stops_early(variant):
+    X, y = load("breast_cancer")
+    result = get_solver(variant)(make_provider(X, "rbf", 0.1, 0, 3, 10.0), y,
+                                 {"C": 100.0, "max_iter": 5})
+    assert result.status == "max_iter"
+    assert result.iterations <= 5
+
+
+def test_bad_parameters_fail_early():
+    X, y = load("wine")
+    provider = make_provider(X, "rbf", 0.1, 0, 3, 1.0)
+    with pytest.raises(ValueError, match="C must be > 0"):
+        get_solver("smo_wss2")(provider, y, {"C": 0.0})
+    with pytest.raises(ValueError, match="both signs"):
+        get_solver("smo_mod2")(provider, np.ones_like(y), {})
+    with pytest.raises(ValueError, match="unknown SMO variant"):
+        SMOSVC(variant="smo9").fit(X, y)
+
+
+@parametrize_with_checks([SMOSVC(variant=v) for v in ("wss2", "platt", "mod1", "mod2")])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
