@@ -19,6 +19,7 @@ Diagonal entries k(x_i, x_i) are computed once when the provider is built and ar
 
 from collections import namedtuple
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -76,6 +77,9 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
     """
     if cache_mb < 0:
         raise ValueError(f"cache_mb must be >= 0 (got {cache_mb}); use 0 to turn the cache off")
+    # Cached compiled code that reaches the parallel row filler finds no scheduler unless numba's
+    # threading layer was started first, and crashes ("Symbol not found: allocate_sched")
+    numba.get_num_threads()
     points = make_points(X)
     spec = make_kernel_spec(kernel, gamma, coef0, degree)
     n = points[4].shape[0]

@@ -11,7 +11,7 @@ from numba import njit
 
 from svmbench.kernels.provider import kernel_row
 from svmbench.solvers.base import finish, register_solver
-from svmbench.solvers.smo_step import resolve_max_iter, start_threading_layer
+from svmbench.solvers.smo_step import resolve_max_iter
 
 
 @njit(cache=True)
@@ -62,7 +62,6 @@ def solve(provider, y, params):
     if not tol > 0:
         raise ValueError(f"tol must be > 0 (got {tol})")
     max_iter = resolve_max_iter(int(params.get("max_iter", -1)), y.shape[0])
-    start_threading_layer()
     alpha, iterations, converged, objective, violation = hm_svm_loop(
         provider, np.asarray(y, dtype=np.float64), tol, max_iter
     )

@@ -6,7 +6,6 @@ sample. Platt's errors and Keerthi et al.'s F are read off it: ``F_i = y_i G_i``
 ``I_up`` / ``I_low`` are Keerthi et al.'s I0+I1+I2 / I0+I3+I4 and LIBSVM's I_up / I_low.
 """
 
-import numba
 import numpy as np
 from numba import njit
 
@@ -14,13 +13,6 @@ from svmbench.kernels.provider import kernel_entry, kernel_row
 
 # LIBSVM's TAU: the curvature used when k_ii + k_jj - 2 k_ij <= 0
 TAU = 1e-12
-
-
-def start_threading_layer():
-    """Start numba's threading layer before calling cached code that reaches the provider's
-    parallel row filler: loaded from the on-disk cache, such code finds no scheduler otherwise
-    and crashes (segfault or "Symbol not found: allocate_sched"; numba issue #2439 family)."""
-    numba.get_num_threads()
 
 
 def smo_settings(params, n):
@@ -32,7 +24,6 @@ def smo_settings(params, n):
         raise ValueError(f"C must be > 0 (got {C})")
     if not tol > 0:
         raise ValueError(f"tol must be > 0 (got {tol})")
-    start_threading_layer()
     return C, tol, resolve_max_iter(max_iter, n)
 
 
