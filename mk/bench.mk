@@ -1,3 +1,4 @@
-## bench: smo_wss2 vs scikit-learn SVC (time ratio, iterations, SVs, accuracy, K1/K2) -> results/bench/smo_vs_svc.md
+## bench: smo_wss2 and GS-SVM vs scikit-learn SVC, same run -> results/bench/solvers_vs_svc.md
+.PHONY: bench
 bench: venv
-	$(PY) experiments/bench_smo.py
+	$(PY) experiments/bench.py

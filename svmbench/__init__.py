@@ -12,9 +12,10 @@ _PUBLIC = {
     "GSSVC": "svmbench.models",
     "SMOSVC": "svmbench.models",
     "HardMarginSVC": "svmbench.models",
+    "RSVC": "svmbench.models",
 }
 
-__all__ = sorted(_PUBLIC) + ["__version__"]
+__all__ = ["GSSVC", "RSVC", "SMOSVC", "HardMarginSVC", "__version__", "load_results"]
 
 
 def __getattr__(name):

@@ -102,6 +102,11 @@ def base_record(cell, chash, fold):
     }
 
 
+def failure(error):
+    """The status of a record whose training raised ``error``."""
+    return f"failed:{type(error).__name__}: {error}"
+
+
 def run_cell(cfg):
     """Run every fold of the cell that is not stored yet; return the records written."""
     if cfg.threads:
@@ -125,15 +130,14 @@ def run_cell(cfg):
             record = {**base_record(cell, chash, split.fold), **split.params, **split.tuning}
             try:
                 record.update(measure({**cell["algorithm"], **split.params}, split))
-            except Exception as error:  # a failed fold is recorded and the sweep goes on
-                record["status"] = f"failed:{type(error).__name__}: {error}"
+            except Exception as error:  # noqa: BLE001 — a failed fold is recorded, the sweep goes on
+                record["status"] = failure(error)
             store.write(record)
             written.append(record)
             log.info("%s %s fold %s: %s, test error %s", record["dataset"], record["algorithm"],
                      split.fold, record["status"], record.get("test_error"))
-    except Exception as error:  # the cell could not start (data missing, bad protocol ...)
-        record = base_record(cell, chash, -1)
-        record["status"] = f"failed:{type(error).__name__}: {error}"
+    except Exception as error:  # noqa: BLE001 — the cell could not start (data missing, ...)
+        record = {**base_record(cell, chash, -1), "status": failure(error)}
         store.write(record)
         written.append(record)
         log.error("%s %s failed: %s", record["dataset"], record["algorithm"], error)

@@ -108,7 +108,7 @@ def test_multiclass_one_vs_one_voting():
 
 
 def test_one_class_is_a_clear_error():
-    X, y = random_problem(7, 20)
+    X, _ = random_problem(7, 20)
     with pytest.raises(ValueError, match="at least two classes"):
         GSSVC().fit(X, np.ones(20))
 

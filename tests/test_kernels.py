@@ -23,7 +23,7 @@ KERNELS = {
     "poly": lambda A, B: polynomial_kernel(A, B, degree=2, gamma=0.5, coef0=1.0),
     "linear": linear_kernel,
 }
-PARAMS = {"rbf": dict(gamma=0.3), "poly": dict(gamma=0.5, coef0=1.0, degree=2), "linear": {}}
+PARAMS = {"rbf": {"gamma": 0.3}, "poly": {"gamma": 0.5, "coef0": 1.0, "degree": 2}, "linear": {}}
 
 
 def random_data(seed, n=60, d=7, sparse=False):
