@@ -8,6 +8,8 @@ rows (n_SV x n, as TNN'08 counts) and over the unused set Q only (sum over steps
 as n_SV n - n_SV (n_SV - 1) / 2), since the 2005 paper does not say which it counts.
 """
 
+from dataclasses import replace
+
 import pandas as pd
 
 from svmbench.analysis.reference import load_reference
@@ -77,8 +79,7 @@ def render(records, scale):
             paper.loc[label, "SMO-2 K2"] = reference.loc[label, "smo2_kernel_evals_1e6"]
             paper.loc[label, "GS-SVM full rows"] = reference.loc[label, "gs_svm_kernel_evals_1e6"]
             paper.loc[label, "GS-SVM over Q"] = reference.loc[label, "gs_svm_kernel_evals_1e6"]
-    table = side_by_side(ours, paper)
-    table.default_format = "{:.3f}"
+    table = replace(side_by_side(ours, paper), default_format="{:.3f}")
     grid = ", ".join(f"2^{c}" for c in c_grid(scale))
     commands = "\n".join(f"    {shell_command(c)}" for c in cells(scale))
     return "\n\n".join([
