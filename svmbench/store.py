@@ -2,7 +2,8 @@
 
 Layout: ``<dir>/<config_hash>/fold-<k>.json``. A record is written to a temporary name in the same
 folder and renamed into place, so a reader never sees half a record and a killed run leaves at
-most a stray temporary file. Records that finished (``converged`` or ``max_iter``) are never
+most a stray temporary file (``.tmp-*.json``), which readers ignore: only ``fold-*.json`` are
+records. Records that finished (``converged`` or ``max_iter``) are never
 rewritten: a re-run skips them. A ``failed:<reason>`` record is replaced when the cell is re-run.
 """
 
@@ -41,9 +42,15 @@ class ResultStore:
         target = self.path(config_hash, fold)
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-        with os.fdopen(handle, "w") as stream:
-            json.dump(record, stream, indent=1, sort_keys=True, default=_jsonable)
-        os.replace(temporary, target)
+        try:
+            with os.fdopen(handle, "w") as stream:
+                json.dump(record, stream, indent=1, sort_keys=True, default=_jsonable)
+                stream.flush()
+                os.fsync(stream.fileno())  # on disk before the rename: a crash leaves no empty record
+            os.replace(temporary, target)
+        except BaseException:  # a record that cannot be stored leaves no temporary file behind
+            Path(temporary).unlink(missing_ok=True)
+            raise
         return True
 
     def records(self):

@@ -102,3 +102,10 @@ def test_unknown_config_name_on_the_command_line_lists_the_choices(tmp_path, gro
                              f"store.dir={tmp_path}"], check=False, capture_output=True, text=True)
     assert result.returncode != 0
     assert f"Available options in '{group}'" in result.stderr and a_choice in result.stderr
+
+
+def test_a_record_that_cannot_be_stored_leaves_no_temporary_file(tmp_path):
+    store = ResultStore(tmp_path)
+    with pytest.raises(TypeError, match="cannot store a value of type object"):
+        store.write({"config_hash": "abc", "fold": 0, "status": "converged", "bad": object()})
+    assert list(tmp_path.rglob("*.json")) == [] and list(store.records()) == []
