@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
-from svmbench.kernels.provider import make_provider
+from svmbench.kernels.provider import make_precomputed_provider, make_provider
 from svmbench.solvers.base import get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
@@ -52,6 +52,10 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     ``kernel_computed_`` (summed over class pairs), ``objective_`` and ``status_`` per pair, and
     ``fit_results_`` (the solvers' full results). Predicting n samples evaluates n * len(support_)
     kernel values.
+
+    ``kernel="precomputed"`` (as scikit-learn's SVC): ``fit`` takes the kernel matrix
+    K(X_train, X_train) and ``predict`` K(X_test, X_train); ``gamma``, ``coef0`` and ``degree`` are
+    ignored, ``kernel_computed_`` is 0 and ``support_vectors_`` is empty.
     """
 
     solver_name = None
@@ -64,9 +68,26 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         if self.cache_mb < 0:
             raise ValueError(f"cache_mb must be >= 0 (got {self.cache_mb}); 0 turns the cache off")
 
+    def _initial_alphas(self, y_index):
+        """Per class pair, the alphas a solver starts from (indexed like X), or None: cold start."""
+        return
+
+    def _make_provider(self, X, members):
+        if self.kernel == "precomputed":
+            return make_precomputed_provider(X, members)
+        return make_provider(X[members], self.kernel, self._gamma, self.coef0, self.degree,
+                             self.cache_mb)
+
     def fit(self, X, y):
         self._check_params()
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        precomputed = self.kernel == "precomputed"
+        X, y = validate_data(self, X, y, accept_sparse=not precomputed and "csr",
+                             dtype=np.float64)
+        if precomputed and X.shape[0] != X.shape[1]:
+            raise ValueError(
+                f"kernel='precomputed' needs the square kernel matrix of the training samples, got "
+                f"shape {X.shape}; pass K(X_train, X_train) to fit and K(X_test, X_train) to predict"
+            )
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if self.classes_.shape[0] < 2:
@@ -74,24 +95,26 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} needs samples of at least two classes; y has only one "
                 f"class ({self.classes_[0]!r}). Add samples of another class."
             )
-        self._gamma = resolve_gamma(self.gamma, X)
+        self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
         solve = get_solver(self.solver_name)
         pairs = one_vs_one_pairs(self.classes_.shape[0])
+        initial = self._initial_alphas(y_index)
         self.fit_results_, alphas = [], []
-        for low, high in pairs:
+        for pair, (low, high) in enumerate(pairs):
             members = np.flatnonzero((y_index == low) | (y_index == high))
             labels = np.where(y_index[members] == high, 1.0, -1.0)
-            provider = make_provider(
-                X[members], self.kernel, self._gamma, self.coef0, self.degree, self.cache_mb
-            )
-            result = solve(provider, labels, self._solver_settings())
+            settings = self._solver_settings()
+            if initial is not None:
+                settings["alpha_init"] = initial[pair][members]
+            result = solve(self._make_provider(X, members), labels, settings)
             self.fit_results_.append(result)
             alpha = np.zeros(X.shape[0])
             alpha[members] = result.alpha * labels
             alphas.append(alpha)
         signed_alpha = np.vstack(alphas)
         self.support_ = np.flatnonzero(np.any(signed_alpha != 0, axis=0))
-        self.support_vectors_ = X[self.support_]
+        self.support_vectors_ = np.empty((0, 0)) if precomputed else X[self.support_]
+        self._y_index = y_index
         self.dual_coef_ = signed_alpha[:, self.support_]
         self.n_support_ = np.bincount(y_index[self.support_], minlength=self.classes_.shape[0])
         self.intercept_ = np.array([r.bias for r in self.fit_results_])
@@ -104,7 +127,11 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
 
     def _pair_decision(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        precomputed = self.kernel == "precomputed"
+        X = validate_data(self, X, accept_sparse=not precomputed and "csr", dtype=np.float64,
+                          reset=False)
+        if precomputed:
+            return X[:, self.support_] @ self.dual_coef_.T + self.intercept_
         spec = make_kernel_spec(self.kernel, self._gamma, self.coef0, self.degree)
         sums, _ = weighted_kernel_sums(
             make_points(X), make_points(self.support_vectors_), spec, self.dual_coef_.T,
@@ -172,13 +199,14 @@ class SMOSVC(KernelSVC):
     Parameters: ``C``, ``kernel``, ``gamma``, ``coef0``, ``degree`` as ``sklearn.svm.SVC``; ``tol``
     (wss2: maximal violation; mod1/mod2: b_low <= b_up + 2 tol; platt: KKT tolerance),
     ``shrinking`` (wss2 only), ``cache_mb`` (LRU kernel-row cache), ``max_iter`` (-1: LIBSVM's
-    max(10^7, 100 n)).
+    max(10^7, 100 n)), ``warm_start`` (wss2 only: start from the previous fit's alphas, scaled
+    into the new box [0, C] so they stay feasible; for a grid over C on the same data).
     """
 
     solver_params = ("C", "tol", "shrinking", "max_iter")
 
     def __init__(self, variant="wss2", C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3,
-                 tol=1e-3, shrinking=True, cache_mb=100.0, max_iter=-1):
+                 tol=1e-3, shrinking=True, cache_mb=100.0, max_iter=-1, warm_start=False):
         self.variant = variant
         self.C = C
         self.kernel = kernel
@@ -189,6 +217,7 @@ class SMOSVC(KernelSVC):
         self.shrinking = shrinking
         self.cache_mb = cache_mb
         self.max_iter = max_iter
+        self.warm_start = warm_start
 
     @property
     def solver_name(self):
@@ -198,6 +227,18 @@ class SMOSVC(KernelSVC):
         super()._check_params()
         if self.variant not in SMO_VARIANTS:
             raise ValueError(f"unknown SMO variant {self.variant!r}; choose one of {SMO_VARIANTS}")
+        if self.warm_start and self.variant != "wss2":
+            raise ValueError(f"warm_start needs variant='wss2' (got {self.variant!r})")
+
+    def _initial_alphas(self, y_index):
+        same_problem = hasattr(self, "_y_index") and np.array_equal(self._y_index, y_index)
+        if not (self.warm_start and same_problem):
+            return None
+        initial = np.abs(self.dual_coef_)  # alpha_i of each pair, over support_
+        initial *= np.minimum(1.0, self.C / np.maximum(initial.max(axis=1, keepdims=True), 1e-300))
+        alphas = np.zeros((initial.shape[0], y_index.shape[0]))
+        alphas[:, self.support_] = initial
+        return alphas
 
 
 class HardMarginSVC(KernelSVC):

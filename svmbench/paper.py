@@ -7,18 +7,24 @@ An artefact is specified by ``experiments/<name>.py``, which defines
 - ``OUTPUT``: where its table goes, relative to ``results/`` (e.g. ``"gs2008/table2.md"``);
 - ``cells(scale)``: the list of cells, each a list of Hydra overrides (``"dataset=a1a"``, ...),
   so that every number can be re-run from the shell with ``svmbench <overrides>``;
-- ``render(records, scale)``: the Markdown text of the table from the stored records.
+- ``render(records, scale)``: the Markdown text of the table from the stored records;
+- optionally ``RUNS``: the store folder under ``results/`` when artefacts share their runs
+  (gs2005 Table 2, gs2008 Table VII and Figs. 2-3 are one nested-CV protocol on the same sets).
 
 Records go to ``results/<paper>/runs`` (the paper is OUTPUT's folder) and stay there: a re-run
 skips what is stored, so ``SCALE=paper`` after ``SCALE=quick`` only runs the missing cells.
+``--jobs N`` runs N cells at a time in worker processes (one numba thread each); the store takes
+concurrent writers.
 """
 
 import argparse
 import importlib.util
+import sys
 from pathlib import Path
 
 import pandas as pd
 from hydra import compose, initialize_config_dir
+from joblib import Parallel, delayed
 
 from svmbench.analysis.tables import Table
 from svmbench.runner import CONF_DIR, run_cell
@@ -30,9 +36,11 @@ SCALES = ("quick", "paper")
 
 def load_spec(name):
     path = ROOT / "experiments" / f"{name}.py"
-    if not path.exists():
-        choices = sorted(p.stem for p in (ROOT / "experiments").glob("*.py"))
+    if not path.exists() or name.startswith("_"):
+        choices = sorted(p.stem for p in (ROOT / "experiments").glob("[!_]*.py"))
         raise SystemExit(f"no artefact spec {path}; choose one of {choices}")
+    if str(path.parent) not in sys.path:  # specs share protocol modules (experiments/_*.py)
+        sys.path.insert(0, str(path.parent))
     module_spec = importlib.util.spec_from_file_location(f"experiments.{name}", path)
     module = importlib.util.module_from_spec(module_spec)
     module_spec.loader.exec_module(module)
@@ -40,13 +48,21 @@ def load_spec(name):
 
 
 def store_dir(spec):
-    return ROOT / "results" / Path(spec.OUTPUT).parent / "runs"
+    return ROOT / "results" / getattr(spec, "RUNS", Path(spec.OUTPUT).parent / "runs")
 
 
-def run_cells(cells, store):
+def run_one(overrides, store):
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+        run_cell(compose("config", [*overrides, f"store.dir={store}"]))
+
+
+def run_cells(cells, store, jobs=1):
+    if jobs == 1:
         for overrides in cells:
-            run_cell(compose("config", [*overrides, f"store.dir={store}"]))
+            run_one(overrides, store)
+        return
+    Parallel(n_jobs=jobs)(delayed(run_one)([*overrides, "threads=1"], store)
+                          for overrides in cells)
 
 
 def shell_command(overrides):
@@ -110,11 +126,15 @@ def main(argv=None):
     parser.add_argument("name", help="artefact spec in experiments/, e.g. gs2008_table2")
     parser.add_argument("--scale", choices=SCALES, default="quick")
     parser.add_argument("--render-only", action="store_true", help="do not run missing cells")
+    parser.add_argument("--jobs", type=int, default=1, help="cells run at a time (processes)")
+    parser.add_argument("--only", nargs="+", metavar="OVERRIDE",
+                        help="run only the cells with one of these overrides, e.g. algorithm=gs_svm")
     args = parser.parse_args(argv)
     spec = load_spec(args.name)
     store = store_dir(spec)
     if not args.render_only:
-        run_cells(spec.cells(args.scale), store)
+        cells = [c for c in spec.cells(args.scale) if not args.only or set(args.only) & set(c)]
+        run_cells(cells, store, args.jobs)
     records = load_results(store)
     records = records[records["experiment"] == spec.EXPERIMENT]
     output = ROOT / "results" / spec.OUTPUT

@@ -1,25 +1,27 @@
 """Evaluation protocols: which (train, test) splits a cell is measured on.
 
 - ``holdout``: the dataset's given test set (one fold, index 0);
+- ``tuned_holdout``: the given split, its training set tuned by an inner k-fold grid search
+  (gs-svm-tnn2008 §V-C for DNA, Letter, Satimage, Shuttle);
 - ``kfold``: stratified k-fold cross-validation of the training set, seeded;
 - ``nested_cv``: k-fold whose every outer training part is tuned by an inner k-fold grid search
-  (gs-svm-tnn2008 §V-C); the split carries the chosen parameters and what the search cost;
+  (gs-svm-tnn2008 §V-C); the split carries the chosen parameters and what the search cost
+  (svmbench.tuning);
 - ``realizations``: fixed train/test realizations (Raetsch/IDA), one fold per realization.
 
 Scaling to [-1, 1] (gs-svm-tnn2008 §V-C) is fitted on each training part only, inner ones included.
 """
 
-import time
 from dataclasses import dataclass, field
-from itertools import product
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
-from svmbench.algorithms import build_estimator
 from svmbench.data import DataError, load_dataset, scale_features
+from svmbench.tuning import grid_search, inner_seed
 
-PROTOCOLS = ("holdout", "kfold", "nested_cv", "realizations")
+PROTOCOLS = ("holdout", "tuned_holdout", "kfold", "nested_cv", "realizations")
+TUNED = ("tuned_holdout", "nested_cv")
 
 
 @dataclass
@@ -54,70 +56,31 @@ def _scaled(split, scale):
     return split
 
 
-def parameter_grid(grid, algorithm):
-    """Every combination of 2^k values of the grid axes the algorithm has, in a fixed order.
-
-    ``grid`` maps ``<param>_log2`` to an inclusive ``[low, high]`` range of integer exponents
-    (gs-svm-tnn2008 §V-C: log2 gamma in -8..8, log2 C in -1..10). Axes whose parameter the
-    algorithm does not take (C for GS-SVM) are left out.
-    """
-    axes = {}
-    for key, (low, high) in grid.items():
-        name = key.removesuffix("_log2")
-        if not key.endswith("_log2"):
-            raise ValueError(f"protocol.grid key {key!r} must be <parameter>_log2, e.g. gamma_log2")
-        if name in algorithm:
-            axes[name] = [2.0 ** exponent for exponent in range(int(low), int(high) + 1)]
-    if not axes:
-        raise ValueError(
-            f"protocol.grid {dict(grid)} has no axis for algorithm {algorithm['name']!r}, whose "
-            f"parameters are {sorted(k for k in algorithm if k != 'name')}; add e.g. gamma_log2"
-        )
-    return [dict(zip(axes, values)) for values in product(*axes.values())]
+def tuning_sample(y, size, smallest, seed):
+    """Sorted indices of a seeded stratified sample of about ``size`` of the samples, every class
+    keeping at least ``smallest`` (or all it has)."""
+    rng = np.random.default_rng(seed)
+    chosen = []
+    for label in np.unique(y):
+        members = np.flatnonzero(y == label)
+        keep = min(members.shape[0], max(smallest, round(members.shape[0] * size / y.shape[0])))
+        chosen.append(rng.choice(members, keep, replace=False))
+    return np.sort(np.concatenate(chosen))
 
 
-def validation_error(algorithm, params, X, y, inner_folds, scale):
-    """Mean validation error of ``params`` over the inner folds, trainings and their train time."""
-    errors, train_time = [], 0.0
-    for train, validation in inner_folds:
-        X_fit, X_check = X[train], X[validation]
-        if scale:
-            X_fit, X_check = scale_features(X_fit, X_check)
-        estimator = build_estimator({**algorithm, **params})
-        start = time.perf_counter()
-        estimator.fit(X_fit, y[train])
-        train_time += time.perf_counter() - start
-        errors.append(np.mean(estimator.predict(X_check) != y[validation]))
-    return float(np.mean(errors)), len(inner_folds), train_time
-
-
-def inner_seed(seed, fold):
-    """Seed of the inner split of an outer fold: reproducible and distinct per (seed, fold)."""
-    return int(np.random.SeedSequence([seed, fold]).generate_state(1)[0])
-
-
-def grid_search(algorithm, protocol, seed, scale, split):
-    """Tune ``split`` by inner k-fold CV on its training part only (gs-svm-tnn2008 §V-C).
-
-    Ties go to the first grid point (smallest gamma, then smallest C).
-    """
-    X, y = split.X_train, split.y_train
-    inner = kfold_indices(y, int(protocol["inner_k"]), inner_seed(seed, split.fold))
-    best_error, best_params = np.inf, None
-    trainings, train_time = 0, 0.0
-    for params in parameter_grid(protocol["grid"], algorithm):
-        error, count, seconds = validation_error(algorithm, params, X, y, inner, scale)
-        trainings, train_time = trainings + count, train_time + seconds
-        if error < best_error:
-            best_error, best_params = error, params
-    split.params = best_params
-    split.inner_folds = [(split.train_index[t], split.train_index[v]) for t, v in inner]
-    split.tuning = {
-        **{f"selected_{name}": value for name, value in best_params.items()},
-        "inner_cv_error": best_error,
-        "inner_trainings": trainings,
-        "inner_train_time_s": train_time,
-    }
+def tune(algorithm, protocol, seed, scale, split):
+    """Choose ``split``'s parameters by inner k-fold CV on its training part only, or on a
+    stratified sample of ``protocol.tune_subsample`` of its samples (large sets)."""
+    inner_k, size, n = int(protocol["inner_k"]), protocol.get("tune_subsample"), split.y_train.shape[0]
+    part = np.arange(n)
+    if size and size < n:
+        part = tuning_sample(split.y_train, int(size), inner_k, inner_seed(seed, split.fold))
+    inner = kfold_indices(split.y_train[part], inner_k, inner_seed(seed, split.fold))
+    split.params, split.tuning = grid_search(algorithm, protocol, split.X_train[part],
+                                             split.y_train[part], inner, scale)
+    split.tuning["tuned_on"] = int(part.shape[0])
+    split.inner_folds = [(split.train_index[part[t]], split.train_index[part[v]])
+                         for t, v in inner]
     return split
 
 
@@ -139,18 +102,21 @@ def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):
                               scale)
         return
     data = load_dataset(dataset_name)
-    if name == "holdout":
+    if name in ("holdout", "tuned_holdout"):
         if data.X_test is None:
             raise DataError(
-                f"dataset {dataset_name!r} has no given test set, so protocol=holdout cannot run; "
-                f"use protocol=kfold"
+                f"dataset {dataset_name!r} has no given test set, so protocol={name} cannot run; "
+                f"use protocol={'nested_cv' if name in TUNED else 'kfold'}"
             )
-        yield _scaled(Split(0, data.X_train, data.y_train, data.X_test, data.y_test), scale)
-        return
-    for fold, (train, test) in enumerate(kfold_indices(data.y_train, int(protocol["k"]), seed)):
-        if wanted(fold):
-            split = Split(fold, data.X_train[train], data.y_train[train],
-                          data.X_train[test], data.y_train[test], train, test)
-            if name == "nested_cv":  # tuned on the raw outer training part, scaled inside
-                split = grid_search(algorithm, protocol, seed, scale, split)
-            yield _scaled(split, scale)
+        given = Split(0, data.X_train, data.y_train, data.X_test, data.y_test,
+                      np.arange(data.y_train.shape[0]))
+        outer = [given] if wanted(0) else []
+    else:
+        outer = (Split(fold, data.X_train[train], data.y_train[train], data.X_train[test],
+                       data.y_train[test], train, test)
+                 for fold, (train, test) in
+                 enumerate(kfold_indices(data.y_train, int(protocol["k"]), seed)) if wanted(fold))
+    for split in outer:
+        if name in TUNED:  # tuned on the raw outer training part, scaled inside
+            split = tune(algorithm, protocol, seed, scale, split)
+        yield _scaled(split, scale)

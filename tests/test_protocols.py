@@ -5,8 +5,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from svmbench import protocols
-from svmbench.protocols import parameter_grid, splits
+from svmbench import protocols, tuning
+from svmbench.protocols import splits
+from svmbench.tuning import parameter_grid
 
 GS_SVM = {"name": "gs_svm", "kernel": "rbf", "gamma": 0.5}
 LIBSVM = {"name": "libsvm", "kernel": "rbf", "gamma": 0.5, "C": 1.0}
@@ -29,6 +30,7 @@ def indexed_data(monkeypatch):
         return real_scale(X_train, X_test)
 
     monkeypatch.setattr(protocols, "scale_features", spying_scale)
+    monkeypatch.setattr(tuning, "scale_features", spying_scale)
     return fitted_on
 
 
@@ -67,10 +69,12 @@ def test_nested_cv_tunes_only_gamma_for_an_algorithm_without_C(indexed_data):
     assert split.tuning["inner_trainings"] == 3 * NESTED["inner_k"]
 
 
-def test_nested_cv_tunes_only_the_wanted_folds(indexed_data):
-    folds = [s.fold for s in splits("indexed", NESTED, 0, True, lambda f: f == 2, GS_SVM)]
+@pytest.mark.parametrize("shared", [True, False])
+def test_nested_cv_tunes_only_the_wanted_folds(indexed_data, shared):
+    protocol = {**NESTED, "shared_kernel": shared}
+    folds = [s.fold for s in splits("indexed", protocol, 0, True, lambda f: f == 2, GS_SVM)]
     assert folds == [2]
-    assert len(indexed_data) == 3 * NESTED["inner_k"] + 1  # one fold tuned, then refit
+    assert len(indexed_data) == NESTED["inner_k"] + 1  # one scaling per inner fold, then refit
 
 
 def test_same_seed_same_splits_and_choices(indexed_data):

@@ -104,6 +104,48 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
     return provider
 
 
+def make_precomputed_provider(gram, members):
+    """A provider over a given kernel matrix (``kernel="precomputed"``): the rows and columns
+    ``members`` of ``gram``, e.g. one class pair of one Gram matrix shared by every C of a grid.
+
+    Every row is in the cache from the start (as float32, like any cached row), so solvers run
+    unchanged; ``kernel_requested`` counts as usual and ``kernel_computed`` stays 0: computing
+    the matrix is the caller's cost.
+    """
+    n = members.shape[0]
+    numba.get_num_threads()
+    slots = np.arange(n, dtype=np.int64)
+    cache = np.empty((n, n), dtype=np.float32)
+    diag = np.empty(n, dtype=np.float64)
+    gather_submatrix(np.asarray(gram, dtype=np.float64), members.astype(np.int64), cache, diag)
+    return KernelProvider(
+        points=make_points(np.zeros((n, 1))),  # never read: no row is ever computed
+        spec=make_kernel_spec("linear", 1.0, 0.0, 1),
+        perm=slots.copy(),
+        diag=diag,
+        buffer=np.zeros(1, dtype=np.float64),
+        dots=np.zeros(n, dtype=np.float64),
+        cache=cache,
+        valid=np.full(n, n, dtype=np.int64),
+        owner=slots.copy(),
+        slot_of=slots.copy(),
+        lru_prev=np.concatenate(([n], slots[:-1], [n - 1])).astype(np.int64),  # LRU order 0..n-1
+        lru_next=np.concatenate((slots[1:], [n, 0])).astype(np.int64),
+        settings=np.array([1, n], dtype=np.int64),
+        counters=np.zeros(2, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def gather_submatrix(gram, members, out, diag):
+    """out = gram[members][:, members] as float32 and diag = its diagonal, in one pass."""
+    for a in range(members.shape[0]):
+        row = gram[members[a]]
+        for b in range(members.shape[0]):
+            out[a, b] = row[members[b]]
+        diag[a] = row[members[a]]
+
+
 def counts(provider):
     """``(kernel_requested, kernel_computed)`` so far."""
     return int(provider.counters[REQUESTED]), int(provider.counters[COMPUTED])
@@ -249,9 +291,14 @@ def kernel_row_once(provider, position, length, out):
     """Kernel row into the solver's own buffer ``out``, bypassing the cache.
 
     For rows the solver never asks for again (GS-SVM uses each sample once): caching them would
-    only cost memory and page faults. Counted as requested and computed.
+    only cost memory and page faults. Counted as requested and computed, unless the row is already
+    cached (a precomputed kernel matrix).
     """
     provider.counters[REQUESTED] += length
+    slot = provider.slot_of[position]
+    if provider.settings[CACHING] == 1 and slot >= 0 and provider.valid[slot] >= length:
+        out[:length] = provider.cache[slot][:length]
+        return
     provider.counters[COMPUTED] += length
     _fill_row(provider, position, out, 0, length)
 

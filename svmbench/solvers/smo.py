@@ -143,11 +143,25 @@ def update_gradient_bar(provider, y, gradient_bar, t, was_upper, C):
 
 
 @njit(cache=True)
-def wss2_loop(provider, y, C, tol, max_iter, shrinking):
+def initial_gradient(provider, y, alpha, C, gradient, gradient_bar):
+    """LIBSVM Solver::Solve: G = Q alpha - 1 and G_bar = sum over alpha_s = C of C Q_s, for a
+    warm start from a feasible alpha (one full row per nonzero alpha)."""
     n = y.shape[0]
-    alpha = np.zeros(n)
+    for s in range(n):
+        if alpha[s] > 0.0:
+            row = kernel_row(provider, s, n)
+            for t in range(n):
+                gradient[t] += alpha[s] * y[s] * y[t] * row[t]
+                if alpha[s] >= C:
+                    gradient_bar[t] += C * y[s] * y[t] * row[t]
+
+
+@njit(cache=True)
+def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking):
+    n = y.shape[0]
     gradient = -np.ones(n)
     gradient_bar = np.zeros(n)
+    initial_gradient(provider, y, alpha, C, gradient, gradient_bar)
     active_size = n
     unshrink = False
     counter = min(n, SHRINK_PERIOD) + 1
@@ -186,15 +200,33 @@ def wss2_loop(provider, y, C, tol, max_iter, shrinking):
     return alpha, bias, iterations, converged, dual_objective(alpha, gradient), violation
 
 
+def feasible_start(alpha_init, y, C):
+    """The starting alpha: zeros, or a checked copy of ``alpha_init``."""
+    if alpha_init is None:
+        return np.zeros(y.shape[0])
+    alpha = np.array(alpha_init, dtype=np.float64)
+    scale = max(1.0, float(np.sum(alpha)))
+    if (alpha.shape != y.shape or alpha.min() < 0.0 or alpha.max() > C * (1 + 1e-12)
+            or abs(float(y @ alpha)) > 1e-9 * scale):
+        raise ValueError(
+            f"alpha_init must have one entry per sample (got shape {alpha.shape} for {y.shape[0]}),"
+            f" lie in [0, C={C}] and satisfy y'alpha = 0; scale a previous solution by "
+            f"min(1, C / max(alpha)) to keep it feasible"
+        )
+    return np.minimum(alpha, C)
+
+
 @register_solver("smo_wss2")
 def solve(provider, y, params):
     """Params: ``C``, ``tol`` (maximal violation, LIBSVM's eps, default 1e-3), ``shrinking``
-    (default True), ``max_iter`` (-1: LIBSVM's max(10^7, 100 n))."""
+    (default True), ``max_iter`` (-1: LIBSVM's max(10^7, 100 n)), ``alpha_init`` (optional warm
+    start: a feasible alpha, 0 <= alpha <= C and y'alpha = 0)."""
     check_two_classes(y)
     C, tol, max_iter = smo_settings(params, y.shape[0])
     shrinking = bool(params.get("shrinking", True))
     labels = np.array(y, dtype=np.float64)  # permuted in place by shrinking
+    alpha = feasible_start(params.get("alpha_init"), labels, C)
     alpha, bias, iterations, converged, objective, violation = wss2_loop(
-        provider, labels, C, tol, max_iter, shrinking
+        provider, labels, alpha, C, tol, max_iter, shrinking
     )
     return finish(provider, alpha, bias, iterations, converged, objective, violation=violation)

@@ -1,0 +1,147 @@
+"""Grid search by inner k-fold cross-validation (gs-svm-tnn2008 §V-C), as nested CV uses it.
+
+Two ways to fill the table of validation errors (grid point x inner fold), same grid, same folds:
+
+- ``naive_errors``: one fresh training per grid point and inner fold, each computing its kernel
+  values itself: 17 x 12 x 10 = 2040 trainings per outer fold for a soft-margin SVM;
+- ``shared_errors`` (default, ``protocol.shared_kernel=true``): per inner fold, the squared
+  distances are computed once; per (inner fold, gamma) one kernel matrix serves every C and every
+  one-vs-one class pair (``kernel="precomputed"``), and consecutive C values (ascending) warm-start
+  from the previous solution where the estimator has ``warm_start``.
+
+Scaling to [-1, 1] is fitted on each inner training part only. The chosen point is the first
+with the lowest mean validation error (smallest gamma, then smallest C).
+"""
+
+import time
+from itertools import product
+
+import numpy as np
+from sklearn.metrics.pairwise import euclidean_distances, pairwise_kernels
+
+from svmbench.algorithms import build_estimator
+from svmbench.data import scale_features
+
+KERNEL_PARAMS = ("kernel", "coef0", "degree")
+
+
+def parameter_grid(grid, algorithm):
+    """Every combination of 2^k values of the grid axes the algorithm has, in a fixed order.
+
+    ``grid`` maps ``<param>_log2`` to an inclusive ``[low, high]`` range of integer exponents
+    (gs-svm-tnn2008 §V-C: log2 gamma in -8..8, log2 C in -1..10). Axes whose parameter the
+    algorithm does not take (C for GS-SVM) are left out. Order: gamma-major, C ascending.
+    """
+    axes = {}
+    for key, (low, high) in grid.items():
+        name = key.removesuffix("_log2")
+        if not key.endswith("_log2"):
+            raise ValueError(f"protocol.grid key {key!r} must be <parameter>_log2, e.g. gamma_log2")
+        if name in algorithm:
+            axes[name] = [2.0 ** exponent for exponent in range(int(low), int(high) + 1)]
+    if not axes:
+        raise ValueError(
+            f"protocol.grid {dict(grid)} has no axis for algorithm {algorithm['name']!r}, whose "
+            f"parameters are {sorted(k for k in algorithm if k != 'name')}; add e.g. gamma_log2"
+        )
+    return [dict(zip(axes, values)) for values in product(*axes.values())]
+
+
+def inner_seed(seed, fold):
+    """Seed of the inner split of an outer fold: reproducible and distinct per (seed, fold)."""
+    return int(np.random.SeedSequence([seed, fold]).generate_state(1)[0])
+
+
+def inner_parts(X, y, inner_folds, scale):
+    """(X_fit, y_fit, X_check, y_check) per inner fold, scaled on X_fit only."""
+    for train, validation in inner_folds:
+        X_fit, X_check = X[train], X[validation]
+        if scale:
+            X_fit, X_check = scale_features(X_fit, X_check)
+        yield X_fit, y[train], X_check, y[validation]
+
+
+def timed_error(estimator, X_fit, y_fit, X_check, y_check):
+    """(validation error, training seconds)."""
+    start = time.perf_counter()
+    estimator.fit(X_fit, y_fit)
+    seconds = time.perf_counter() - start
+    return float(np.mean(estimator.predict(X_check) != y_check)), seconds
+
+
+def naive_errors(algorithm, points, X, y, inner_folds, scale):
+    """errors[point, fold] with one fresh training per grid point and inner fold; train seconds."""
+    errors = np.empty((len(points), len(inner_folds)))
+    seconds = 0.0
+    for fold, (X_fit, y_fit, X_check, y_check) in enumerate(inner_parts(X, y, inner_folds, scale)):
+        for index, params in enumerate(points):
+            estimator = build_estimator({**algorithm, **params})
+            errors[index, fold], spent = timed_error(estimator, X_fit, y_fit, X_check, y_check)
+            seconds += spent
+    return errors, seconds
+
+
+def kernel_matrices(X_fit, X_check, algorithm):
+    """gamma -> (K(X_fit, X_fit), K(X_check, X_fit)); RBF shares one distance matrix by all."""
+    kernel = algorithm.get("kernel", "rbf")
+    if kernel != "rbf":
+        params = {key: algorithm[key] for key in ("coef0", "degree") if key in algorithm}
+        return lambda gamma: tuple(
+            pairwise_kernels(A, X_fit, metric=kernel, filter_params=True, gamma=gamma, **params)
+            for A in (X_fit, X_check))
+    fit_distances = euclidean_distances(X_fit, squared=True)
+    np.fill_diagonal(fit_distances, 0.0)  # k(x, x) = 1 exactly, as the provider's diagonal
+    check_distances = euclidean_distances(X_check, X_fit, squared=True)
+    return lambda gamma: (np.exp(-gamma * fit_distances), np.exp(-gamma * check_distances))
+
+
+def shared_errors(algorithm, points, X, y, inner_folds, scale):
+    """errors[point, fold] as ``naive_errors``, with kernel matrices shared and C warm-started."""
+    errors = np.empty((len(points), len(inner_folds)))
+    seconds = 0.0
+    by_gamma = {}
+    for index, params in enumerate(points):
+        by_gamma.setdefault(params.get("gamma"), []).append(index)
+    for fold, (X_fit, y_fit, X_check, y_check) in enumerate(inner_parts(X, y, inner_folds, scale)):
+        matrices = kernel_matrices(X_fit, X_check, algorithm)
+        for gamma, indices in by_gamma.items():
+            K_fit, K_check = matrices(algorithm["gamma"] if gamma is None else gamma)
+            estimator = build_estimator({**algorithm, "kernel": "precomputed"})
+            if "warm_start" in estimator.get_params():
+                estimator.set_params(warm_start=True)
+            for index in sorted(indices, key=lambda i: points[i].get("C", 0.0)):
+                tuned = {k: v for k, v in points[index].items() if k != "gamma"}
+                estimator.set_params(**tuned)
+                errors[index, fold], spent = timed_error(estimator, K_fit, y_fit, K_check, y_check)
+                seconds += spent
+    return errors, seconds
+
+
+def tuning_algorithm(algorithm, protocol):
+    """The algorithm whose validation error chooses the parameters: the cell's own, or
+    ``protocol.tune_with`` (gs-svm-tnn2008 §VI: RSVM takes GS-SVM's kernel parameter)."""
+    other = protocol.get("tune_with")
+    if not other or other == algorithm["name"]:
+        return algorithm
+    return {"name": other, **{key: algorithm[key] for key in (*KERNEL_PARAMS, "gamma")
+                              if key in algorithm}}
+
+
+def grid_search(algorithm, protocol, X, y, inner_folds, scale):
+    """(chosen parameters, record fields describing the search) for one outer training part."""
+    start = time.perf_counter()
+    tuner = tuning_algorithm(algorithm, protocol)
+    points = parameter_grid(protocol["grid"], tuner)
+    fill = shared_errors if protocol.get("shared_kernel", True) else naive_errors
+    errors, train_seconds = fill(tuner, points, X, y, inner_folds, scale)
+    mean_errors = errors.mean(axis=1)
+    best = int(np.argmin(mean_errors))  # the first minimum: smallest gamma, then smallest C
+    chosen = points[best]
+    return chosen, {
+        **{f"selected_{name}": value for name, value in chosen.items()},
+        "tuned_with": tuner["name"],
+        "inner_cv_error": float(mean_errors[best]),
+        "inner_trainings": int(errors.size),
+        "inner_train_time_s": train_seconds,
+        "inner_tuning_time_s": time.perf_counter() - start,
+    }

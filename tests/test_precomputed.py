@@ -1,0 +1,81 @@
+"""kernel="precomputed" and warm starts, the two pieces of the cheap grid search (svmbench.tuning):
+a Gram matrix gives the same models as the kernel itself, a warm start the same optimum, and the
+shared-kernel grid the same validation errors as the naive one."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics.pairwise import rbf_kernel
+
+from svmbench.models import GSSVC, RSVC, SMOSVC, HardMarginSVC
+from svmbench.protocols import kfold_indices
+from svmbench.tuning import inner_parts, naive_errors, parameter_grid, shared_errors
+
+
+def problem(seed, n=60, classes=2):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, classes, size=n)
+    X = rng.normal(size=(n, 3)) + y[:, None] * 1.2
+    return X, y
+
+
+# Keerthi's SMO reads single entries, computed in double precision without a Gram matrix but read
+# from the float32 matrix with one; it then stops at another point within tol (1e-3)
+@pytest.mark.parametrize("make, atol", [(lambda: SMOSVC(C=2.0, gamma=0.4), 1e-5),
+                                        (lambda: GSSVC(gamma=0.4), 1e-5),
+                                        (lambda: HardMarginSVC(gamma=0.4), 1e-5),
+                                        (lambda: RSVC(gamma=0.4), 1e-5),
+                                        (lambda: SMOSVC(variant="mod2", C=2.0, gamma=0.4), 1e-2)])
+@given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3]))
+@settings(max_examples=5, deadline=None)
+def test_a_gram_matrix_gives_the_model_the_kernel_gives(make, atol, seed, classes):
+    X, y = problem(seed, classes=classes)
+    X_test = np.random.default_rng(seed + 1).normal(size=(20, 3))
+    direct = make().fit(X, y)
+    gram = make().set_params(kernel="precomputed").fit(rbf_kernel(X, gamma=0.4), y)
+    if atol < 1e-3:
+        np.testing.assert_array_equal(direct.support_, gram.support_)
+    np.testing.assert_allclose(direct.decision_function(X_test),
+                               gram.decision_function(rbf_kernel(X_test, X, gamma=0.4)),
+                               atol=atol)
+    assert gram.kernel_computed_ == 0 and gram.kernel_requested_ > 0
+
+
+def test_precomputed_needs_a_square_matrix_and_says_so():
+    X, y = problem(0)
+    with pytest.raises(ValueError, match="square kernel matrix"):
+        SMOSVC(kernel="precomputed").fit(X, y)
+
+
+@given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3]))
+@settings(max_examples=8, deadline=None)
+def test_a_warm_start_along_C_reaches_the_cold_optimum(seed, classes):
+    X, y = problem(seed, n=80, classes=classes)
+    warm = SMOSVC(gamma=0.5, tol=1e-4, warm_start=True)
+    for C in (0.5, 2.0, 8.0, 1.0):  # up, up, then down: the start is scaled into the new box
+        warm.set_params(C=C).fit(X, y)
+        cold = SMOSVC(gamma=0.5, tol=1e-4, C=C).fit(X, y)
+        np.testing.assert_allclose(warm.objective_, cold.objective_, rtol=1e-3)
+        assert all(status == "converged" for status in warm.status_)
+
+
+def test_warm_start_is_refused_where_the_solver_cannot_start_from_alphas():
+    X, y = problem(0)
+    with pytest.raises(ValueError, match="warm_start needs variant='wss2'"):
+        SMOSVC(variant="platt", warm_start=True).fit(X, y)
+
+
+@pytest.mark.parametrize("algorithm, tolerance", [({"name": "gs_svm", "gamma": 1.0}, 0.0),
+                                                  ({"name": "smo_wss2", "gamma": 1.0, "C": 1.0},
+                                                   0.03)])
+def test_the_shared_kernel_grid_gives_the_naive_grids_errors(algorithm, tolerance):
+    X, y = problem(7, n=90, classes=3)
+    inner = kfold_indices(y, 3, 0)
+    points = parameter_grid({"gamma_log2": [-3, 1], "C_log2": [-1, 3]}, algorithm)
+    shared, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
+    naive, _ = naive_errors(algorithm, points, X, y, inner, scale=True)
+    assert shared.shape == naive.shape == (len(points), 3)
+    # the warm start stops at another point within tol: a validation sample may flip
+    assert np.abs(shared.mean(axis=1) - naive.mean(axis=1)).max() <= tolerance
+    assert len(list(inner_parts(X, y, inner, True))) == 3
