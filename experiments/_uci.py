@@ -11,6 +11,9 @@ or the test) runs on a seeded stratified sample of the training part (``tune_sub
 every table says where.
 """
 
+from svmbench.analysis.tables import Table, mean_std_table, provenance, side_by_side, to_markdown
+from svmbench.paper import cell_outcome, not_run_note, shell_command, with_text_column
+
 EXPERIMENT = "uci_nested_cv"
 RUNS = "uci/runs"
 ALGORITHMS = {"gs_svm": "GS-SVMs", "hm_svm": "HM-SVMs", "smo_wss2": "SVMs"}
@@ -32,6 +35,8 @@ LARGE = {  # nested CV where no test set is given, the given split otherwise
 }
 QUICK_SETS = ("heart", "iris", "wine")
 # SCALE=quick: two outer folds, inner 3-fold, a coarse corner of the grid
+QUICK_NOTE = ("SCALE=quick: heart, iris, wine only; outer folds 0-1, inner 3-fold, log2 theta in "
+              "-3..1, log2 C in -1..3. Not comparable to the paper.")
 QUICK = ["protocol=nested_cv", "protocol.inner_k=3", "protocol.grid.gamma_log2=[-3,1]",
          "protocol.grid.C_log2=[-1,3]", "folds=[0,1]"]
 
@@ -65,3 +70,51 @@ def tuning_note(labels):
     return ("Tuned on a stratified sample of the training part (its size in brackets), then "
             "trained on the whole training part and tested as the paper: " + ", ".join(sampled)
             + ".") if sampled else ""
+
+
+def group_markdown(records, datasets, algorithms, paper, mean_label, metric="test_error",
+                   lower_is_better=True, number_format="{:.4f}"):
+    """One group of rows: our mean ``metric`` per dataset and algorithm (bold: best and not
+    significantly different by a two-tailed paired t-test over folds at 0.05) beside ``paper``
+    (row labels x ``ALGORITHMS`` labels), a mean row, and a note where a cell failed or is
+    missing. Both means are taken over the rows measured for every algorithm, so they compare."""
+    columns = [ALGORITHMS[a] for a in algorithms]
+    rename = {dataset: label for label, dataset in datasets.items()}
+    notes = {}
+    for label, dataset in datasets.items():
+        for algorithm in algorithms:
+            outcome, found = cell_outcome(records, dataset, algorithm)
+            if outcome == "failed":
+                notes[label] = not_run_note(found)
+            elif outcome == "missing":
+                notes.setdefault(label, "not run at this scale")
+    wanted = records[records["dataset"].isin(datasets.values())
+                     & records["algorithm"].isin(algorithms)]
+    ours = mean_std_table(wanted.assign(dataset=wanted["dataset"].map(rename),
+                                        algorithm=wanted["algorithm"].map(ALGORITHMS)),
+                          metric, lower_is_better=lower_is_better, number_format=number_format)
+    values = ours.values.reindex(index=list(datasets), columns=columns)
+    paper = paper.reindex(index=[*datasets, mean_label], columns=columns)
+    complete = values.dropna(how="any").index
+    values.loc[mean_label] = values.loc[complete].mean()
+    if len(complete) < len(datasets):
+        paper.loc[mean_label] = paper.loc[complete].mean()
+        notes[mean_label] = (f"both means over the {len(complete)} rows measured here "
+                             "(the paper's printed mean is over all rows)")
+    bold = ours.bold.reindex(index=values.index, columns=columns).fillna(False).astype(bool)
+    table = Table(values, None, bold, default_format=number_format)
+    return to_markdown(with_text_column(side_by_side(table, paper), "Note", notes))
+
+
+def footer(records, scale, cells):
+    """Tuning cost, provenance and the shell command of every cell."""
+    parts = []
+    if "inner_trainings" in records:
+        totals = records.groupby("algorithm")[["inner_trainings", "inner_tuning_time_s",
+                                               "train_time_s"]].sum()
+        parts.append("Trainings run by the tuning and its wall time, per algorithm: " + "; ".join(
+            f"{ALGORITHMS.get(a, a)} {int(r['inner_trainings'])} trainings, "
+            f"{r['inner_tuning_time_s']:.0f} s tuning + {r['train_time_s']:.0f} s final fits"
+            for a, r in totals.iterrows()))
+    commands = "\n".join(f"    {shell_command(c)}" for c in cells(scale))
+    return [*parts, provenance(records), "Cells (each re-runs from the shell):\n\n" + commands]

@@ -27,7 +27,8 @@ from hydra import compose, initialize_config_dir
 from joblib import Parallel, delayed
 
 from svmbench.analysis.tables import Table
-from svmbench.runner import CONF_DIR, run_cell
+from svmbench.provenance import config_hash
+from svmbench.runner import CONF_DIR, cell_config, run_cell
 from svmbench.store import FINISHED, load_results
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +64,12 @@ def run_cells(cells, store, jobs=1):
         return
     Parallel(n_jobs=jobs)(delayed(run_one)([*overrides, "threads=1"], store)
                           for overrides in cells)
+
+
+def cell_hashes(cells):
+    """The config hashes of ``cells``: which stored records belong to this scale's table."""
+    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+        return {config_hash(cell_config(compose("config", overrides))) for overrides in cells}
 
 
 def shell_command(overrides):
@@ -136,7 +143,7 @@ def main(argv=None):
         cells = [c for c in spec.cells(args.scale) if not args.only or set(args.only) & set(c)]
         run_cells(cells, store, args.jobs)
     records = load_results(store)
-    records = records[records["experiment"] == spec.EXPERIMENT]
+    records = records[records["config_hash"].isin(cell_hashes(spec.cells(args.scale)))]
     output = ROOT / "results" / spec.OUTPUT
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(spec.render(records, args.scale) + "\n")
