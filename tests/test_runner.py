@@ -11,7 +11,8 @@ from svmbench.algorithms import build_estimator
 from svmbench.runner import CONF_DIR, run_cell
 from svmbench.store import ResultStore
 
-VOLATILE = ("train_time_s", "cpu_time_s", "predict_time_s", "inner_train_time_s", "timestamp_utc")
+VOLATILE = ("train_time_s", "cpu_time_s", "predict_time_s", "inner_train_time_s",
+            "inner_tuning_time_s", "timestamp_utc")
 
 
 def config(store, *overrides):
