@@ -132,6 +132,7 @@ def run_cell(cfg):
                 record.update(measure({**cell["algorithm"], **split.params}, split))
             except Exception as error:  # noqa: BLE001 — a failed fold is recorded, the sweep goes on
                 record["status"] = failure(error)
+            store.remove_failed(chash, -1)  # the cell starts now: an old "could not start" goes
             store.write(record)
             written.append(record)
             log.info("%s %s fold %s: %s, test error %s", record["dataset"], record["algorithm"],

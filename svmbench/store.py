@@ -53,6 +53,13 @@ class ResultStore:
             raise
         return True
 
+    def remove_failed(self, config_hash, fold):
+        """Drop a ``failed:`` record (e.g. a cell that could not start and now can); a finished
+        record is never removed."""
+        record = self.read(config_hash, fold)
+        if record is not None and record.get("status") not in FINISHED:
+            self.path(config_hash, fold).unlink(missing_ok=True)
+
     def records(self):
         for path in sorted(self.directory.glob("*/fold-*.json")):
             yield json.loads(path.read_text())

@@ -100,3 +100,13 @@ def test_bad_grid_and_unknown_protocol_say_what_to_do(indexed_data):
         parameter_grid({"C_log2": [0, 1]}, GS_SVM)
     with pytest.raises(ValueError, match="choose one of .*nested_cv"):
         next(splits("indexed", {"name": "bootstrap"}, 0, True))
+
+
+def test_kfold_spreads_a_class_smaller_than_k_and_refuses_fewer_samples_than_k():
+    y = np.array([0] * 30 + [1] * 4)  # Zoo has a class of 4 samples under ten-fold CV
+    folds = protocols.kfold_indices(y, 10, seed=0)
+    tested = np.concatenate([test for _, test in folds])
+    assert sorted(tested) == list(range(34))
+    assert sum(bool(np.any(y[test] == 1)) for _, test in folds) == 4
+    with pytest.raises(protocols.DataError, match="at least 10 samples"):
+        protocols.kfold_indices(y[:9], 10, seed=0)

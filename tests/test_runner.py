@@ -110,3 +110,17 @@ def test_a_record_that_cannot_be_stored_leaves_no_temporary_file(tmp_path):
     with pytest.raises(TypeError, match="cannot store a value of type object"):
         store.write({"config_hash": "abc", "fold": 0, "status": "converged", "bad": object()})
     assert list(tmp_path.rglob("*.json")) == [] and list(store.records()) == []
+
+
+def test_a_cell_that_could_not_start_leaves_no_failure_once_it_runs(tmp_path, monkeypatch):
+    real_splits = runner.splits
+
+    def missing_data(*args, **kwargs):
+        raise FileNotFoundError("data not staged yet")
+
+    monkeypatch.setattr(runner, "splits", missing_data)
+    (failed,) = run_cell(config(tmp_path))
+    assert failed["fold"] == -1 and failed["status"].startswith("failed:")
+    monkeypatch.setattr(runner, "splits", real_splits)
+    run_cell(config(tmp_path))
+    assert sorted(r["fold"] for r in ResultStore(tmp_path).records()) == [0, 1, 2]
