@@ -56,6 +56,8 @@ TINY = 1e-150
 CHUNK = 64
 # sizes[...] indices: coordinates in S, free row slots
 M, N_FREE = 0, 1
+# rows of the work array buf; COS and SIN hold the Givens rotations of a deletion
+STEP, WORK, AUX, COS, SIN = 0, 1, 2, 3, 4
 # how an entering round ended
 ENTERED, RAY_STEP, UNBOUNDED, NONE_ENTERED = 0, 1, 2, 3
 # loop outcomes
@@ -122,28 +124,32 @@ def forward_solve_block(L, m, T, c, acc):
 
 
 @njit(cache=True)
-def delete_from_factor(L, m, k):
+def delete_from_factor(L, m, k, rotations):
     """Cholesky factor of Q_SS without row/column k: drop row k, then Givens rotations on
-    columns (c, c+1) restore the lower-triangular shape (Golub & Van Loan §6.5.4)."""
-    for r in range(k + 1, m):
-        L[r - 1, : r + 1] = L[r, : r + 1]
-    for c in range(k, m - 1):
-        a, b = L[c, c], L[c, c + 1]
-        radius = np.hypot(a, b)
-        cos, sin = a / radius, b / radius
-        for r in range(c, m - 1):
-            left, right = L[r, c], L[r, c + 1]
-            L[r, c] = flush(cos * left + sin * right)
-            L[r, c + 1] = flush(cos * right - sin * left)
-        L[c, c + 1] = 0.0
+    columns (c, c+1) restore the lower-triangular shape (Golub & Van Loan §6.5.4). Applied row
+    by row (row r takes rotations k..r-1, then defines rotation r) to walk L in memory order."""
+    cos, sin = rotations[0], rotations[1]
+    for r in range(k, m - 1):
+        row = L[r]
+        row[: r + 2] = L[r + 1, : r + 2]
+        for c in range(k, r):
+            left, right = row[c], row[c + 1]
+            row[c] = flush(cos[c] * left + sin[c] * right)
+            row[c + 1] = flush(cos[c] * right - sin[c] * left)
+        radius = np.hypot(row[r], row[r + 1])
+        if radius > 0.0:
+            cos[r], sin[r] = row[r] / radius, row[r + 1] / radius
+        else:
+            cos[r], sin[r] = 1.0, 0.0
+        row[r], row[r + 1] = radius, 0.0
     L[m - 1, :m] = 0.0
 
 
 @njit(cache=True)
-def leave_face(L, order, slot, in_face, free, sizes, k):
+def leave_face(L, order, slot, in_face, free, sizes, rotations, k):
     """Factor index k leaves S; its row slot is freed."""
     m = sizes[M]
-    delete_from_factor(L, m, k)
+    delete_from_factor(L, m, k, rotations)
     in_face[order[k]] = False
     free[sizes[N_FREE]] = slot[k]
     sizes[N_FREE] += 1
@@ -153,12 +159,12 @@ def leave_face(L, order, slot, in_face, free, sizes, k):
 
 
 @njit(cache=True)
-def leave_zeros(L, order, slot, in_face, free, sizes, alpha):
+def leave_zeros(L, order, slot, in_face, free, sizes, rotations, alpha):
     """Coordinates of S that reached 0 (or crossed it by rounding) leave S (LH step 11)."""
     for k in range(sizes[M] - 1, -1, -1):
         if alpha[order[k]] <= 0.0:
             alpha[order[k]] = 0.0
-            leave_face(L, order, slot, in_face, free, sizes, k)
+            leave_face(L, order, slot, in_face, free, sizes, rotations, k)
 
 
 @njit(cache=True)
@@ -213,13 +219,13 @@ def grow(rows, L, free, sizes, needed):
 
 
 @njit(cache=True)
-def ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p, s, l, pivot,
-             step, work):
+def ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p, s, pivot, buf):
     """p's column is numerically dependent on S: move along v (v_p = 1, v_S = -L^-T l), where the
     objective falls linearly, until a coordinate of S reaches 0 (Nocedal & Wright §16.5); then p
-    enters S. Returns RAY_STEP, UNBOUNDED (nothing in the way) or NONE_ENTERED (v not downhill)."""
-    m = sizes[M]
-    backward_solve(L, m, l, step)
+    enters S. l = L^-1 Q_Sp comes in buf[WORK]. Returns RAY_STEP, UNBOUNDED (nothing in the way)
+    or NONE_ENTERED (v not downhill)."""
+    m, step, work, rotations = sizes[M], buf[STEP], buf[AUX], buf[COS:]
+    backward_solve(L, m, buf[WORK], step)
     slope, largest = grad[p], 1.0
     for k in range(m):
         step[k] = -step[k]
@@ -238,7 +244,7 @@ def ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p, s
     alpha[order[blocking]] = 0.0
     alpha[p] = t
     grad[p] += t * pivot  # Q v = pivot e_p on S + p: g_S does not change
-    leave_zeros(L, order, slot, in_face, free, sizes, alpha)
+    leave_zeros(L, order, slot, in_face, free, sizes, rotations, alpha)
     m = sizes[M]
     row = rows[s]
     for k in range(m):
@@ -252,10 +258,11 @@ def ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p, s
 
 @njit(cache=True)
 def enter(provider, y, diag, alpha, grad, tolerance, block, L, rows, order, slot, in_face,
-          excluded, free, sizes, T, S22, L22, chosen, chunk_slots, accepted, step, work):
+          excluded, free, sizes, T, S22, L22, chosen, chunk_slots, accepted, buf):
     """LH steps 2-5 for up to ``block`` coordinates: the most violating ones (g_j most negative)
     enter S, CHUNK at a time by a blocked bordered Cholesky (T = L^-1 Q_S,C, Schur complement
     Q_CC - T'T factored with a pivot test per entrant). Returns (outcome, number entered)."""
+    work = buf[WORK]
     n_chosen = 0
     for p in np.argsort(grad):
         if grad[p] >= -tolerance or n_chosen >= block:
@@ -304,7 +311,7 @@ def enter(provider, y, diag, alpha, grad, tolerance, block, L, rows, order, slot
             for k in range(m):
                 work[k] = T[k, 0]
             outcome = ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p,
-                               chunk_slots[0], work, pivot, step, S22[0])
+                               chunk_slots[0], pivot, buf)
             if outcome == NONE_ENTERED:
                 excluded[p] = True
                 free[sizes[N_FREE]] = chunk_slots[0]
@@ -331,12 +338,11 @@ def enter(provider, y, diag, alpha, grad, tolerance, block, L, rows, order, slot
 
 
 @njit(cache=True)
-def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, step, work,
-                single_entrant):
+def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, buf, single_entrant):
     """Newton step on the face S (LH steps 6-11). Entrants (a = 0) that would not move up leave
     S first (returns -1: solve again); else the step stops at the first coordinate that reaches 0
     (ratio test), which leaves S. Returns 1 for a full step (no coordinate blocked), 0 else."""
-    m = sizes[M]
+    m, step, work, rotations = sizes[M], buf[STEP], buf[WORK], buf[COS:]
     for k in range(m):
         work[k] = -grad[order[k]]
     forward_solve(L, m, work, work)
@@ -346,7 +352,7 @@ def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, ste
         if alpha[order[k]] == 0.0 and step[k] <= 0.0:
             if order[k] == single_entrant:
                 excluded[order[k]] = True  # rounding defeated LH's guarantee: skip it for now
-            leave_face(L, order, slot, in_face, free, sizes, k)
+            leave_face(L, order, slot, in_face, free, sizes, rotations, k)
             dropped = True
     if dropped:
         return -1
@@ -359,7 +365,7 @@ def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, ste
         grad[order[k]] *= 1.0 - t  # Q_SS step = -g_S
     if blocking >= 0:
         alpha[order[blocking]] = 0.0
-        leave_zeros(L, order, slot, in_face, free, sizes, alpha)
+        leave_zeros(L, order, slot, in_face, free, sizes, rotations, alpha)
     return 1 if blocking < 0 else 0
 
 
@@ -377,7 +383,7 @@ def hm_svm_loop(provider, y, tol, max_iter):
     sizes = np.array([0, cap], dtype=np.int64)
     in_face = np.zeros(n, dtype=np.bool_)  # in S
     excluded = np.zeros(n, dtype=np.bool_)  # may not enter S until a moves (LH: w_j := 0)
-    step, work = np.empty(n), np.empty(n)
+    buf = np.empty((5, n))  # work vectors: STEP, WORK, AUX, COS, SIN
     T, S22, L22 = np.empty((n, CHUNK)), np.empty((CHUNK, CHUNK)), np.empty((CHUNK, CHUNK))
     chosen, chunk_slots = np.empty(n, dtype=np.int64), np.empty(CHUNK, dtype=np.int64)
     accepted = np.empty(CHUNK, dtype=np.int64)
@@ -406,8 +412,8 @@ def hm_svm_loop(provider, y, tol, max_iter):
         iterations += 1
         if face_violation > tolerance:
             had_entrants = entered
-            full = newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, step,
-                               work, single_entrant)
+            full = newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, buf,
+                               single_entrant)
             if entered:  # block size: double after a clean round, halve after drops
                 block = max(1, block // 2) if full < 0 else min(n, 2 * block)
                 entered, single_entrant = False, -1
@@ -430,7 +436,7 @@ def hm_svm_loop(provider, y, tol, max_iter):
             rows, L = grow(rows, L, free, sizes, min(n, m + block))
         outcome, added = enter(provider, y, diag, alpha, grad, tolerance, block, L, rows, order,
                                slot, in_face, excluded, free, sizes, T, S22, L22, chosen,
-                               chunk_slots, accepted, step, work)
+                               chunk_slots, accepted, buf)
         if outcome == UNBOUNDED:
             stop = STOP_UNBOUNDED
             break
