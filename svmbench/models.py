@@ -242,11 +242,15 @@ class SMOSVC(KernelSVC):
 
 
 class HardMarginSVC(KernelSVC):
-    """HM-SVM: the hard-margin dual without bias (gs-svm-tnn2008, eq. 2), solved by greedy
-    coordinate descent to the KKT tolerance ``tol`` (default 1e-6), solver ``hm_svm``.
+    """HM-SVM: the hard-margin dual without bias (gs-svm-tnn2008, eq. 2), solved exactly by a
+    primal active-set method (Lawson & Hanson's NNLS for the QP, incrementally updated Cholesky
+    factor of Q over the support vectors) to the KKT tolerance ``tol`` (default 1e-6), solver
+    ``hm_svm``; see :mod:`svmbench.solvers.hm_svm` for the relative tolerance used when the alphas
+    are so large (> ~1e8) that 1e-6 is below rounding.
 
-    Parameters: ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol``, ``cache_mb``, ``max_iter``
-    (-1: max(10^7, 100 n)).
+    Parameters: ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol``, ``cache_mb`` (unused: the
+    solver keeps its own double-precision rows of the support vectors), ``max_iter`` (-1:
+    10 n + 1000 active-set iterations).
     """
 
     solver_name = "hm_svm"

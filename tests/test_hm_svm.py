@@ -1,79 +1,199 @@
-"""HM-SVM (hard margin, no bias) against a brute-force QP: NNLS on the Cholesky factor of Q."""
+"""HM-SVM (hard margin, no bias) against brute-force QP solutions and the KKT conditions.
+
+The references: on tiny problems, enumeration of every active set (the KKT point of a strictly
+convex QP is unique); on larger well-conditioned ones, NNLS on the Cholesky factor of Q.
+"""
+
+from itertools import combinations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.linalg import cholesky, solve_triangular
 from scipy.optimize import nnls
-from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from svmbench.data import DataError, load_dataset, scale_features
 from svmbench.kernels.provider import make_provider
 from svmbench.models import HardMarginSVC
 from svmbench.solvers import get_solver
 
 TOL = 1e-6
+solve = get_solver("hm_svm")
 
 
-def tiny_problem(seed):
+def random_problem(seed, n, d):
     rng = np.random.default_rng(seed)
-    n = int(rng.integers(6, 16))
-    X = rng.normal(size=(n, 3))
+    X = rng.normal(size=(n, d))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
     y[:2] = [1.0, -1.0]
-    return X, y, 2.0 ** rng.uniform(-2, 1)
+    return X, y
 
 
-def brute_force(K, y):
+def kkt_violation(Q, alpha):
+    """|g_i| where a_i > 0, max(-g_i, 0) where a_i = 0, g = Q a - 1 (in float64)."""
+    g = Q @ alpha - 1.0
+    return max(np.abs(g[alpha > 0]).max(initial=0.0), np.maximum(-g[alpha == 0], 0.0).max(initial=0.0))
+
+
+def objective(Q, alpha):
+    return 0.5 * alpha @ Q @ alpha - alpha.sum()
+
+
+def enumerate_active_sets(Q):
+    """The KKT point of min 1/2 a'Qa - 1'a, a >= 0 (Q positive definite), by trying every S."""
+    n = Q.shape[0]
+    for size in range(1, n + 1):
+        for S in map(list, combinations(range(n), size)):
+            alpha = np.zeros(n)
+            alpha[S] = np.linalg.solve(Q[np.ix_(S, S)], np.ones(size))
+            if np.all(alpha[S] > 0) and np.all(Q @ alpha - 1.0 >= -1e-9):
+                return alpha
+    raise AssertionError("no KKT point: Q is not positive definite")
+
+
+def nnls_reference(Q):
     """min 1/2 a'Qa - 1'a, a >= 0 as NNLS: with Q = L L', it is 1/2 ||L'a - L^-1 1||^2 + const."""
-    Q = np.outer(y, y) * K
     L = cholesky(Q, lower=True)
-    alpha, _ = nnls(L.T, solve_triangular(L, np.ones(y.shape[0]), lower=True), maxiter=10_000)
+    alpha, _ = nnls(L.T, solve_triangular(L, np.ones(Q.shape[0]), lower=True), maxiter=100_000)
     return alpha
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_matches_brute_force_and_satisfies_kkt(seed):
-    X, y, gamma = tiny_problem(seed)
-    K = rbf_kernel(X, gamma=gamma)
-    result = get_solver("hm_svm")(make_provider(X, "rbf", gamma, 0, 3, 1.0), y, {"tol": TOL})
-    assert result.status == "converged"
+def check_solution(result, Q, reference):
+    assert result.status == "converged" and result.trace["stop"] == "tolerance"
+    assert np.all(result.alpha >= 0) and np.all(np.isfinite(result.alpha))
     assert result.trace["violation"] <= TOL
-    reference = brute_force(K, y)
-    gradient = (np.outer(y, y) * K) @ result.alpha - 1.0
-    float32_slack = 1e-7 * np.abs(result.alpha).sum()  # the provider serves float32 rows
-    assert np.all(result.alpha >= 0)
-    assert np.all(gradient >= -(TOL + float32_slack))
-    assert np.all(np.abs(gradient[result.alpha > 0]) <= TOL + float32_slack)
-    objective = 0.5 * result.alpha @ (gradient - 1.0)
-    reference_objective = 0.5 * reference @ ((np.outer(y, y) * K) @ reference - 2.0)
-    assert objective == pytest.approx(reference_objective, rel=1e-6)
-    np.testing.assert_allclose(result.alpha, reference, atol=1e-4 * max(1.0, reference.max()))
+    assert kkt_violation(Q, result.alpha) <= TOL
+    assert result.objective == pytest.approx(objective(Q, result.alpha), rel=1e-9, abs=1e-9)
+    assert result.objective == pytest.approx(objective(Q, reference), rel=1e-9, abs=1e-9)
+    np.testing.assert_allclose(result.alpha, reference, atol=1e-5 * max(1.0, reference.max()))
 
 
-def test_kernel_counts_with_and_without_cache():
-    X, y, gamma = tiny_problem(3)
-    n = y.shape[0]
-    uncached = get_solver("hm_svm")(make_provider(X, "rbf", gamma, 0, 3, 0.0), y, {})
-    assert uncached.kernel_computed == uncached.kernel_requested
-    cached = get_solver("hm_svm")(make_provider(X, "rbf", gamma, 0, 3, 1.0), y, {})
-    assert cached.kernel_computed <= n * n
-    assert cached.kernel_requested == uncached.kernel_requested
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 9), d=st.integers(1, 4),
+       log2_gamma=st.floats(-2.0, 3.0))
+def test_tiny_problems_match_active_set_enumeration(seed, n, d, log2_gamma):
+    X, y = random_problem(seed, max(n, 2), d)
+    gamma = 2.0**log2_gamma
+    Q = np.outer(y, y) * rbf_kernel(X, gamma=gamma)
+    if np.linalg.cond(Q) > 1e8:  # the enumeration's own solves would not be exact
+        return
+    result = solve(make_provider(X, "rbf", gamma, cache_mb=1.0), y, {"tol": TOL})
+    check_solution(result, Q, enumerate_active_sets(Q))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 150), d=st.integers(2, 8),
+       log2_gamma=st.floats(-4.0, 4.0))
+def test_larger_problems_match_nnls(seed, n, d, log2_gamma):
+    X, y = random_problem(seed, n, d)
+    gamma = 2.0**log2_gamma
+    Q = np.outer(y, y) * rbf_kernel(X, gamma=gamma)
+    if np.linalg.cond(Q) > 1e10:
+        return
+    result = solve(make_provider(X, "rbf", gamma, cache_mb=1.0), y, {"tol": TOL})
+    check_solution(result, Q, nnls_reference(Q))
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("log2_gamma", [-8, 0, 8])
+def test_heart_to_1e_6_at_small_and_large_gamma(log2_gamma):
+    """Heart at gamma = 2^-8 needs alphas ~1e6 (cond(Q) ~ 1e11): still KKT to 1e-6 in float64."""
+    try:
+        dataset = load_dataset("heart", download=False)
+    except DataError as error:
+        pytest.skip(str(error))
+    X, _ = scale_features(dataset.X_train)
+    y = np.where(dataset.y_train == dataset.y_train.max(), 1.0, -1.0)
+    gamma = 2.0**log2_gamma
+    Q = np.outer(y, y) * rbf_kernel(X, gamma=gamma)
+    result = solve(make_provider(X, "rbf", gamma), y, {})
+    assert result.status == "converged" and result.trace["tolerance"] == TOL
+    assert kkt_violation(Q, result.alpha) <= TOL
+    assert result.objective == pytest.approx(objective(Q, nnls_reference(Q)), rel=1e-9)
+
+
+def test_kernel_rows_are_counted_once_per_entry_and_bypass_the_cache():
+    X, y = random_problem(3, 40, 3)
+    results = [solve(make_provider(X, "rbf", 0.5, cache_mb=mb), y, {}) for mb in (0.0, 1.0)]
+    for result in results:
+        assert result.kernel_computed == result.kernel_requested
+        assert result.kernel_requested % y.shape[0] == 0  # whole rows
+        assert result.kernel_requested >= y.shape[0] * np.count_nonzero(result.alpha)
+    assert results[0].kernel_requested == results[1].kernel_requested
+    np.testing.assert_array_equal(results[0].alpha, results[1].alpha)
 
 
 def test_max_iter_stops_early():
-    X, y, gamma = tiny_problem(5)
-    result = get_solver("hm_svm")(make_provider(X, "rbf", gamma, 0, 3, 1.0), y, {"max_iter": 2})
+    X, y = random_problem(5, 30, 3)
+    result = solve(make_provider(X, "rbf", 0.5), y, {"max_iter": 2})
     assert result.status == "max_iter" and result.iterations == 2
+    assert result.trace["stop"] == "max_iter"
 
 
-# Hard margin on scikit-learn's overlapping blobs needs alphas ~1e6 and more coordinate steps than
-# a check can wait for; the unconverged one-vs-one votes then cycle, and predict (LIBSVM's lowest
-# index) and decision_function (summed confidences) break the tie differently.
-@parametrize_with_checks(
-    [HardMarginSVC(max_iter=20_000)],
-    expected_failed_checks=lambda estimator: {
-        "check_classifiers_train": "hard margin on overlapping blobs: not converged, votes cycle"
-    },
-)
+def test_identical_points_with_the_same_label_are_fine():
+    """A duplicated sample makes Q singular but the dual stays bounded (its column is dependent)."""
+    X, y = random_problem(7, 30, 3)
+    X, y = np.vstack([X, X[:5]]), np.concatenate([y, y[:5]])
+    Q = np.outer(y, y) * rbf_kernel(X, gamma=0.5)
+    result = solve(make_provider(X, "rbf", 0.5), y, {})
+    assert result.status == "converged"
+    assert kkt_violation(Q, result.alpha) <= TOL
+    reference = solve(make_provider(X[:30], "rbf", 0.5), y[:30], {})
+    assert result.objective == pytest.approx(reference.objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("case", ["conflicting duplicate", "zero vector, linear kernel"])
+def test_infeasible_hard_margin_stops_as_unbounded(case):
+    """No separating hyperplane through the origin: the dual is unbounded; stop, no NaN."""
+    X, y = random_problem(11, 20, 3)
+    if case == "conflicting duplicate":
+        X, y, kernel = np.vstack([X, X[:1]]), np.concatenate([y, -y[:1]]), "rbf"
+    else:
+        X, kernel = np.vstack([X, np.zeros((1, 3))]), "linear"
+        y = np.concatenate([y, [1.0]])
+    result = solve(make_provider(X, kernel, 0.5), y, {})
+    assert result.status == "max_iter" and result.trace["stop"] == "unbounded"
+    assert np.all(np.isfinite(result.alpha)) and np.isfinite(result.objective)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(5, 60), d=st.integers(1, 3),
+       log2_gamma=st.floats(-30.0, -6.0))
+def test_numerically_singular_q_terminates_without_nan(seed, n, d, log2_gamma):
+    """Tiny gamma: Q is singular to working precision; the solver stops, finite, and reports it."""
+    X, y = random_problem(seed, n, d)
+    gamma = 2.0**log2_gamma
+    result = solve(make_provider(X, "rbf", gamma), y, {})
+    assert result.iterations <= 10 * n + 1000
+    assert np.all(np.isfinite(result.alpha)) and np.all(result.alpha >= 0)
+    assert np.isfinite(result.objective) and np.isfinite(result.trace["violation"])
+    assert (result.status == "converged") == (result.trace["stop"] == "tolerance")
+    if result.status == "converged":
+        assert result.trace["violation"] <= result.trace["tolerance"]
+        Q = np.outer(y, y) * rbf_kernel(X, gamma=gamma)
+        assert kkt_violation(Q, result.alpha) <= 2 * result.trace["tolerance"]
+
+
+def test_linear_kernel_matches_nnls():
+    X, y = random_problem(13, 6, 8)  # 6 points in 8 dimensions: separable through the origin
+    Q = np.outer(y, y) * linear_kernel(X)
+    result = solve(make_provider(X, "linear"), y, {})
+    check_solution(result, Q, nnls_reference(Q))
+
+
+def test_bad_labels_and_tolerance_are_rejected():
+    X, y = random_problem(1, 10, 2)
+    with pytest.raises(ValueError, match="-1, \\+1"):
+        solve(make_provider(X, "rbf", 1.0), np.where(y > 0, 1.0, 0.0), {})
+    with pytest.raises(ValueError, match="one label per training point"):
+        solve(make_provider(X, "rbf", 1.0), y[:5], {})
+    with pytest.raises(ValueError, match="tol must be > 0"):
+        solve(make_provider(X, "rbf", 1.0), y, {"tol": 0.0})
+
+
+@parametrize_with_checks([HardMarginSVC()])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
