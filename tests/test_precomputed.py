@@ -20,12 +20,13 @@ def problem(seed, n=60, classes=2):
     return X, y
 
 
-# Keerthi's SMO reads single entries, computed in double precision without a Gram matrix but read
-# from the float32 matrix with one; it then stops at another point within tol (1e-3)
-@pytest.mark.parametrize("make, atol", [(lambda: SMOSVC(C=2.0, gamma=0.4), 1e-5),
-                                        (lambda: GSSVC(gamma=0.4), 1e-5),
-                                        (lambda: HardMarginSVC(gamma=0.4), 1e-5),
-                                        (lambda: RSVC(gamma=0.4), 1e-5),
+# A given matrix is read in double precision; computed rows are cached as float32 (as LIBSVM's),
+# so the SMO solvers stop at another point within tol (1e-3); GS-SVM and HM-SVM read double rows
+# both ways and must agree to rounding
+@pytest.mark.parametrize("make, atol", [(lambda: SMOSVC(C=2.0, gamma=0.4), 1e-2),
+                                        (lambda: GSSVC(gamma=0.4), 1e-6),
+                                        (lambda: HardMarginSVC(gamma=0.4), 1e-6),
+                                        (lambda: RSVC(gamma=0.4), 1e-2),
                                         (lambda: SMOSVC(variant="mod2", C=2.0, gamma=0.4), 1e-2)])
 @given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3]))
 @settings(max_examples=5, deadline=None)

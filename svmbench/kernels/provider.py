@@ -51,7 +51,7 @@ KernelProvider = namedtuple(
         "diag",  # diag[p] = k(x_perm[p], x_perm[p])
         "buffer",  # dense work vector of n_features entries, all zero between calls
         "dots",  # work vector of n inner products (sparse points walked by columns)
-        "cache",  # float32[n_slots, n]: cached rows
+        "cache",  # float32[n_slots, n]: cached rows (float64 for a precomputed matrix)
         "valid",  # valid[s] = number of leading entries of slot s that hold kernel values
         "owner",  # owner[s] = position whose row slot s holds, -1 if free
         "slot_of",  # slot_of[p] = slot holding the row of position p, -1 if none
@@ -108,14 +108,15 @@ def make_precomputed_provider(gram, members):
     """A provider over a given kernel matrix (``kernel="precomputed"``): the rows and columns
     ``members`` of ``gram``, e.g. one class pair of one Gram matrix shared by every C of a grid.
 
-    Every row is in the cache from the start (as float32, like any cached row), so solvers run
-    unchanged; ``kernel_requested`` counts as usual and ``kernel_computed`` stays 0: computing
-    the matrix is the caller's cost.
+    Every row is in the cache from the start, kept in double precision (unlike computed rows,
+    cached as float32 like LIBSVM's): hm_svm's exact solution needs a Q that single precision
+    would make indefinite at small gamma. ``kernel_requested`` counts as usual and
+    ``kernel_computed`` stays 0: computing the matrix is the caller's cost.
     """
     n = members.shape[0]
     numba.get_num_threads()
     slots = np.arange(n, dtype=np.int64)
-    cache = np.empty((n, n), dtype=np.float32)
+    cache = np.empty((n, n), dtype=np.float64)
     diag = np.empty(n, dtype=np.float64)
     gather_submatrix(np.asarray(gram, dtype=np.float64), members.astype(np.int64), cache, diag)
     return KernelProvider(
@@ -138,7 +139,7 @@ def make_precomputed_provider(gram, members):
 
 @njit(cache=True)
 def gather_submatrix(gram, members, out, diag):
-    """out = gram[members][:, members] as float32 and diag = its diagonal, in one pass."""
+    """out = gram[members][:, members] and diag = its diagonal, in one pass."""
     for a in range(members.shape[0]):
         row = gram[members[a]]
         for b in range(members.shape[0]):
@@ -271,7 +272,7 @@ def _slot_for(provider, position):
 
 @njit(cache=True)
 def kernel_row(provider, position, length):
-    """Kernel row of ``position`` against positions [0, length), as a float32 view.
+    """Kernel row of ``position`` against positions [0, length), as a view of the cache.
 
     The view stays valid until the next call that may evict it: with a cache of two or more
     rows, the two most recently requested rows are always both valid.
