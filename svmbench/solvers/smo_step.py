@@ -152,6 +152,22 @@ def dual_objective(alpha, gradient):
 
 
 @njit(cache=True)
+def next_examine_all(examine_all, changed):
+    """Platt 1998, outer loop: a pass over all samples is followed by passes over the non-bound
+    ones until such a pass changes nothing, which calls for a pass over all samples again."""
+    return False if examine_all else changed == 0
+
+
+@njit(cache=True)
+def outcome(alpha, gradient, y, C, iterations, converged):
+    """What an SMO loop returns: (alpha, bias, iterations, converged, objective, violation),
+    from the gradient ``G`` of every sample."""
+    n = y.shape[0]
+    return (alpha, bias_from_gradient(alpha, gradient, y, C, n), iterations, converged,
+            dual_objective(alpha, gradient), max_violation(alpha, gradient, y, C, n))
+
+
+@njit(cache=True)
 def max_violation(alpha, gradient, y, C, length):
     """b_low - b_up = max over I_low of F - min over I_up of F (Keerthi et al. 2001, eq. 12;
     LIBSVM's Gmax + Gmax2); -inf when one of the sets is empty."""
