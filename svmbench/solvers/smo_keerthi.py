@@ -21,7 +21,7 @@ further entries; a run stopped by ``max_iter`` recomputes F of the bound samples
 import numpy as np
 from numba import njit
 
-from svmbench.kernels.provider import kernel_entry, kernel_row, swap_positions
+from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.solvers.base import finish, register_solver
 from svmbench.solvers.smo_step import (
     check_two_classes,
@@ -29,8 +29,8 @@ from svmbench.solvers.smo_step import (
     in_up_set,
     next_examine_all,
     outcome,
+    propose_pair,
     smo_settings,
-    solve_pair,
 )
 
 # takeStep's minimal relative change. Platt's 1e-3 refuses a short step clipped at a bound; with one
@@ -53,7 +53,7 @@ def block_of(alpha_i, C):
 @njit(cache=True)
 def swap(provider, y, alpha, f, a, b):
     """Exchange positions a and b in the provider and in the solver's arrays."""
-    swap_positions(provider, a, b)
+    swap_positions(provider, a, b, True)  # rows keep their prefix before min(a, b)
     y[a], y[b] = y[b], y[a]
     alpha[a], alpha[b] = alpha[b], alpha[a]
     f[a], f[b] = f[b], f[a]
@@ -106,13 +106,10 @@ def offer(y, alpha, f, C, k, thresholds, extremes):
 @njit(cache=True)
 def take_step(provider, y, alpha, f, C, eps, ends, i1, i2, thresholds, extremes):
     """Keerthi et al. 2001, takeStep: True if (alpha_i1, alpha_i2) moved."""
-    if i1 == i2:
-        return False
-    k_12 = kernel_entry(provider, i1, i2)
     # the pair's exact minimiser (Platt 1998, eqs. 16-18) from the dual gradients G = y F
-    new_1, new_2 = solve_pair(alpha[i1], alpha[i2], y[i1] * f[i1], y[i2] * f[i2], y[i1], y[i2],
-                              provider.diag[i1], provider.diag[i2], k_12, C)
-    if abs(new_2 - alpha[i2]) < eps * (new_2 + alpha[i2] + eps):  # Platt 1998, takeStep
+    progress, new_1, new_2, k_12 = propose_pair(provider, alpha, y, i1, i2, y[i1] * f[i1],
+                                                y[i2] * f[i2], C, eps)
+    if not progress:
         return False
     step_1, step_2 = y[i1] * (new_1 - alpha[i1]), y[i2] * (new_2 - alpha[i2])
     n_free = ends[FREE]
