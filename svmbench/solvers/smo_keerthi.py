@@ -104,6 +104,27 @@ def offer(y, alpha, f, C, k, thresholds, extremes):
 
 
 @njit(cache=True)
+def refresh_thresholds(y, alpha, f, C, n_free, i1, i2, thresholds, extremes):
+    """(b_up, i_up) and (b_low, i_low) over I0 + {i1, i2} (Keerthi et al. 2001, takeStep).
+
+    Written out rather than calling ``offer`` per sample: a call that passes arrays costs more
+    than the comparison itself.
+    """
+    b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
+    for t in range(n_free + 2):
+        k = t if t < n_free else (i1 if t == n_free else i2)
+        if in_up_set(y[k], alpha[k], C) and f[k] < b_up:
+            b_up, i_up = f[k], k
+        if in_low_set(y[k], alpha[k], C) and f[k] > b_low:
+            b_low, i_low = f[k], k
+    thresholds[UP], thresholds[LOW] = b_up, b_low
+    if i_up >= 0:
+        extremes[UP] = i_up
+    if i_low >= 0:
+        extremes[LOW] = i_low
+
+
+@njit(cache=True)
 def take_step(provider, y, alpha, f, C, eps, ends, i1, i2, thresholds, extremes):
     """Keerthi et al. 2001, takeStep: True if (alpha_i1, alpha_i2) moved."""
     # the pair's exact minimiser (Platt 1998, eqs. 16-18) from the dual gradients G = y F
@@ -125,11 +146,7 @@ def take_step(provider, y, alpha, f, C, eps, ends, i1, i2, thresholds, extremes)
     alpha[i1], alpha[i2] = new_1, new_2
     i1, i2 = place(provider, y, alpha, f, C, ends, i1, i2)  # update I0, I1, ..., I4
     i2, i1 = place(provider, y, alpha, f, C, ends, i2, i1)
-    thresholds[UP], thresholds[LOW] = np.inf, -np.inf  # (b_up, b_low) over I0 + {i1, i2}
-    for k in range(ends[FREE]):
-        offer(y, alpha, f, C, k, thresholds, extremes)
-    offer(y, alpha, f, C, i1, thresholds, extremes)
-    offer(y, alpha, f, C, i2, thresholds, extremes)
+    refresh_thresholds(y, alpha, f, C, ends[FREE], i1, i2, thresholds, extremes)
     return True
 
 
