@@ -101,8 +101,9 @@ def test_partial_rows_compute_only_the_missing_tail():
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["row", "swap"]), st.integers(0, 29), st.integers(0, 29),
-                          st.integers(1, 30)), min_size=1, max_size=40),
+@given(st.lists(st.tuples(st.sampled_from(["row", "swap", "swap_keep_prefix"]),
+                          st.integers(0, 29), st.integers(0, 29), st.integers(1, 30)),
+                min_size=1, max_size=40),
        st.integers(0, 8))
 def test_rows_stay_correct_under_any_sequence_of_swaps(operations, cache_rows):
     """LIBSVM's swap_index semantics: whatever is cached, a row always holds true kernel values."""
@@ -111,14 +112,33 @@ def test_rows_stay_correct_under_any_sequence_of_swaps(operations, cache_rows):
     expected = rbf_kernel(X, X, gamma=0.3)
     provider = make_provider(X, "rbf", gamma=0.3, cache_mb=cache_rows * n * 4 / 2**20)
     for kind, a, b, length in operations:
-        if kind == "swap":
-            swap_positions(provider, a, b)
+        if kind.startswith("swap"):
+            swap_positions(provider, a, b, kind == "swap_keep_prefix")
         else:
             row = kernel_row(provider, a, length)
             truth = expected[provider.perm[a], provider.perm[:length]]
             np.testing.assert_allclose(row[:length], truth, rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(provider.diag, 1.0)
     assert sorted(provider.perm) == list(range(n))
+
+
+def test_swap_keeping_the_prefix_recomputes_only_from_the_lower_position():
+    X = random_data(11)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=1)
+    kernel_row(provider, 2, 10)
+    swap_positions(provider, 6, 40, keep_prefix=True)  # LIBSVM would drop the row
+    row = kernel_row(provider, 2, 10)
+    assert counts(provider) == (20, 14)
+    np.testing.assert_allclose(row[:10], rbf_kernel(X, X, gamma=0.3)[2, provider.perm[:10]],
+                               rtol=1e-6)
+
+
+def test_short_and_full_sparse_rows_hold_identical_values():
+    """A short row walks the points, a full one the columns: same products, same order."""
+    X = sp.csr_matrix(random_data(12, n=3000, d=40))
+    short, full = (make_provider(X, "rbf", gamma=0.3, cache_mb=0) for _ in range(2))
+    for i in (0, 17, 2999):
+        np.testing.assert_array_equal(kernel_row(short, i, 5)[:5], kernel_row(full, i, 3000)[:5])
 
 
 def test_bad_kernel_parameters_are_named():

@@ -142,6 +142,21 @@ def test_kernel_counts(variant, shrinking):
         np.testing.assert_array_equal(cached.alpha, uncached.alpha)
 
 
+@pytest.mark.parametrize("variant", ["smo_mod1", "smo_mod2"])
+def test_keerthi_requests_entries_over_the_free_set_only(variant):
+    """Keerthi et al. 2001 cache F over I0 only: a step requests the rows of i1 and i2 over I0, a
+    bound sample its row over the support vectors, far below two full rows per step."""
+    X, y = load("breast_cancer")
+    n, C = y.shape[0], 100.0
+    result = get_solver(variant)(make_provider(X, "rbf", 0.1, 0.0, 3, 0.0), y, {"C": C})
+    assert result.status == "converged"
+    n_free = len(free_set(result.alpha, C))
+    assert n_free < 0.1 * n  # few free support vectors, so the bound below is far from tight
+    assert 0 < result.kernel_requested < 0.25 * 2 * n * result.iterations
+    cached = get_solver(variant)(make_provider(X, "rbf", 0.1, 0.0, 3, 100.0), y, {"C": C})
+    assert cached.kernel_computed < cached.kernel_requested
+
+
 def test_shrinking_does_not_change_the_solution():
     X, y = load("random")
     C, gamma = 8.0, 0.5

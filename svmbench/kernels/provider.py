@@ -41,6 +41,9 @@ REQUESTED, COMPUTED = 0, 1
 CACHING, SLOTS_USED = 0, 1
 # rows shorter than this are filled by one thread: the fork/join costs more than it saves
 PARALLEL_MIN_ENTRIES = 4096
+# cost of a nonzero walked point by point relative to one walked column by column: about even
+# on Adult and Web rows (a8a, w7a) once the point-by-point sum is written out in _fill_range
+POINT_WALK_COST = 1.0
 
 KernelProvider = namedtuple(
     "KernelProvider",
@@ -167,21 +170,28 @@ def fill_diagonal(provider):
 
 
 @njit(cache=True)
-def _fill_range(points, spec, perm, x, dots, i, out, start, stop):
+def _fill_range(points, spec, perm, x, dots, i, out, start, stop, by_columns):
     """out[p] = k(x_i, x_perm[p]) for p in [start, stop); inner products from ``dots`` (indexed
-    by sample) when the points walk by columns, else from the dense vector ``x``."""
-    sqnorm = points[4]
-    by_columns = is_sparse(points)
+    by sample) when they were accumulated by columns, else from the dense vector ``x``."""
+    sqnorm, indptr, indices, values = points[4], points[1], points[2], points[3]
+    sparse = is_sparse(points)
     for p in range(start, stop):
         j = perm[p]
-        dot = dots[j] if by_columns else dot_with_buffer(points, j, x)
+        if by_columns:
+            dot = dots[j]
+        elif sparse:  # dot_with_buffer written out: a call per entry costs ~5x the sum
+            dot = 0.0
+            for k in range(indptr[j], indptr[j + 1]):
+                dot += values[k] * x[indices[k]]
+        else:
+            dot = dot_with_buffer(points, j, x)
         out[p] = apply_kernel(spec, dot, sqnorm[i], sqnorm[j])
 
 
 @njit(cache=True, parallel=True)
 def _fill_range_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
                          col_values, kind, gamma, coef0, degree, perm, x, dots, i, out, start,
-                         stop):
+                         stop, by_columns):
     # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
     chunk = PARALLEL_MIN_ENTRIES // 4
     n_chunks = (stop - start + chunk - 1) // chunk
@@ -189,7 +199,24 @@ def _fill_range_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col
         lo = start + c * chunk
         _fill_range((dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values),
                     (kind, gamma, coef0, degree), perm, x, dots, i, out, lo,
-                    min(stop, lo + chunk))
+                    min(stop, lo + chunk), by_columns)
+
+
+@njit(cache=True)
+def _walk_columns(points, i, count):
+    """Whether the inner products of sparse point i with ``count`` points are cheaper column by
+    column (touching all n points: every point that shares a feature with i) than point by point
+    (touching the nonzeros of the ``count`` points). Both sum the same products in the same
+    feature order, so the kernel values are identical either way."""
+    indptr, indices, col_indptr = points[1], points[2], points[5]
+    n = points[4].shape[0]
+    by_columns = n  # clearing the n sums
+    for k in range(indptr[i], indptr[i + 1]):
+        feature = indices[k]
+        if feature + 1 < col_indptr.shape[0]:
+            by_columns += col_indptr[feature + 1] - col_indptr[feature]
+    by_points = count * (indptr[n] / n) * POINT_WALK_COST
+    return by_columns <= by_points
 
 
 @njit(cache=True)
@@ -197,14 +224,16 @@ def _fill_row(provider, position, out, start, stop):
     """Compute k(x_perm[position], x_perm[p]) for p in [start, stop) into out."""
     points = provider.points
     i = provider.perm[position]
-    if is_sparse(points):
+    by_columns = is_sparse(points) and _walk_columns(points, i, stop - start)
+    if by_columns:
         dots_by_columns(points, i, points, provider.dots)
     x = load_point(points, i, provider.buffer)
     if stop - start >= PARALLEL_MIN_ENTRIES:
         _fill_range_parallel(*points, *provider.spec, provider.perm, x, provider.dots, i, out,
-                             start, stop)
+                             start, stop, by_columns)
     else:
-        _fill_range(points, provider.spec, provider.perm, x, provider.dots, i, out, start, stop)
+        _fill_range(points, provider.spec, provider.perm, x, provider.dots, i, out, start, stop,
+                    by_columns)
     release_point(points, i, provider.buffer)
 
 
@@ -323,8 +352,13 @@ def kernel_entry(provider, position_a, position_b):
 
 
 @njit(cache=True)
-def swap_positions(provider, a, b):
-    """Exchange positions a and b (LIBSVM Cache::swap_index): data, diagonal and cached rows."""
+def swap_positions(provider, a, b, keep_prefix=False):
+    """Exchange positions a and b (LIBSVM Cache::swap_index): data, diagonal and cached rows.
+
+    A cached row that holds min(a, b) but not max(a, b) is dropped, as LIBSVM does; with
+    ``keep_prefix`` it keeps its entries before min(a, b) instead (for solvers that move
+    samples across the end of a prefix they request, such as Keerthi's I0).
+    """
     if a == b:
         return
     provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
@@ -342,5 +376,7 @@ def swap_positions(provider, a, b):
         if provider.valid[slot] > high:
             row = provider.cache[slot]
             row[low], row[high] = row[high], row[low]
+        elif keep_prefix:
+            provider.valid[slot] = low
         else:
             _release_slot(provider, slot)

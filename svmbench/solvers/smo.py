@@ -18,13 +18,11 @@ from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.solvers.base import finish, register_solver
 from svmbench.solvers.smo_step import (
     TAU,
-    bias_from_gradient,
     check_two_classes,
-    dual_objective,
     in_low_set,
     in_up_set,
     is_free,
-    max_violation,
+    outcome,
     smo_settings,
     solve_pair,
     update_gradient,
@@ -195,9 +193,7 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking):
             if (old >= C) != (alpha[t] >= C):
                 update_gradient_bar(provider, y, gradient_bar, t, old >= C, C)
     reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size)
-    bias = bias_from_gradient(alpha, gradient, y, C, n)
-    violation = max_violation(alpha, gradient, y, C, n)
-    return alpha, bias, iterations, converged, dual_objective(alpha, gradient), violation
+    return outcome(alpha, gradient, y, C, iterations, converged)
 
 
 def feasible_start(alpha_init, y, C):

@@ -1,30 +1,36 @@
 """SMO with two thresholds: Keerthi, Shevade, Bhattacharyya and Murthy (2001), Modifications 1 and 2.
 
-b_up = min F over I_up and b_low = max F over I_low are kept over I0 + {i1, i2} after each step
-and refreshed by every examined sample (examineExample); optimality is b_low <= b_up + 2 tol.
+Follows the paper's pseudo-code: the error cache F_i = sum_j alpha_j y_j k(x_i, x_j) - y_i (its
+eq. 3 without b) is kept for the free samples I0 only. takeStep updates it over I0 (and i1, i2)
+with the kernel entries of i1 and i2 against I0, then sets b_up = min F over I_up and
+b_low = max F over I_low over I0 + {i1, i2}. examineExample computes F of a bound sample from the
+support vectors and lets it refresh the threshold of its set; optimality is b_low <= b_up + 2 tol.
 Modification 1 loops over I0 and leaves as soon as I0 is optimal; Modification 2 steps on the
 maximal violating pair (i_up, i_low) until I0 is optimal. Both alternate with passes over all
 samples (Platt's outer loop) until a full pass changes nothing.
 
-Unlike the paper's code, which caches F over I0 only and computes F of bound samples from the
-support vectors, F is kept for every sample (two full kernel rows per step, as LIBSVM), so the
-kernel counts are those of a row-based SMO; the choice of pairs is the paper's.
+Kernel entries: the provider's positions are kept in three blocks, [I0 | alpha = C | alpha = 0],
+by swapping positions as samples change block (LIBSVM's swap_index). The entries of i1 and i2
+against I0 are then the row prefixes over I0 (2 |I0| + 1 per step with k_12), and F of a bound
+sample the row prefix over the support vectors (n_SV entries). Rows go through the provider's LRU
+cache, so the computed count (K1) is below the requested one (K2). A pass over all samples that
+changes nothing leaves F valid for every sample, so the objective, bias and violation need no
+further entries; a run stopped by ``max_iter`` recomputes F of the bound samples first (counted).
 """
 
 import numpy as np
 from numba import njit
 
+from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.solvers.base import finish, register_solver
 from svmbench.solvers.smo_step import (
-    bias_from_gradient,
     check_two_classes,
-    dual_objective,
     in_low_set,
     in_up_set,
-    is_free,
-    max_violation,
+    next_examine_all,
+    outcome,
+    propose_pair,
     smo_settings,
-    take_step,
 )
 
 # takeStep's minimal relative change. Platt's 1e-3 refuses a short step clipped at a bound; with one
@@ -33,39 +39,124 @@ from svmbench.solvers.smo_step import (
 KEERTHI_EPS = 1e-12
 # thresholds[...] and extremes[...] indices: b_up / i_up, b_low / i_low
 UP, LOW = 0, 1
+# blocks of positions: I0 = [0, ends[FREE]), alpha = C: [ends[FREE], ends[AT_C]), alpha = 0: the rest
+FREE, AT_C, AT_ZERO = 0, 1, 2
 
 
 @njit(cache=True)
-def refresh_thresholds(alpha, gradient, y, C, i1, i2, thresholds, extremes):
-    """b_up, b_low over I0 + {i1, i2} (Keerthi et al. 2001, takeStep)."""
-    thresholds[UP], thresholds[LOW] = np.inf, -np.inf
-    for k in range(y.shape[0]):
-        if not (is_free(alpha[k], C) or k == i1 or k == i2):
-            continue
-        f = y[k] * gradient[k]
-        if in_up_set(y[k], alpha[k], C) and f < thresholds[UP]:
-            thresholds[UP], extremes[UP] = f, k
-        if in_low_set(y[k], alpha[k], C) and f > thresholds[LOW]:
-            thresholds[LOW], extremes[LOW] = f, k
+def block_of(alpha_i, C):
+    if alpha_i <= 0.0:
+        return AT_ZERO
+    return AT_C if alpha_i >= C else FREE
 
 
 @njit(cache=True)
-def step_pair(provider, alpha, gradient, y, i1, i2, C, eps, thresholds, extremes):
-    progress = take_step(provider, alpha, gradient, y, i1, i2, C, eps)[0]
-    if progress:
-        refresh_thresholds(alpha, gradient, y, C, i1, i2, thresholds, extremes)
-    return progress
+def swap(provider, y, alpha, f, a, b):
+    """Exchange positions a and b in the provider and in the solver's arrays."""
+    swap_positions(provider, a, b, True)  # rows keep their prefix before min(a, b)
+    y[a], y[b] = y[b], y[a]
+    alpha[a], alpha[b] = alpha[b], alpha[a]
+    f[a], f[b] = f[b], f[a]
 
 
 @njit(cache=True)
-def examine_example(provider, alpha, gradient, y, i2, C, tol, eps, thresholds, extremes):
+def place(provider, y, alpha, f, C, ends, p, other):
+    """Move position p into the block of its alpha, one block boundary at a time (each move swaps
+    p with the boundary position). Returns the new positions of p and of ``other``."""
+    target = block_of(alpha[p], C)
+    while True:
+        current = FREE if p < ends[FREE] else (AT_C if p < ends[AT_C] else AT_ZERO)
+        if current == target:
+            return p, other
+        if current > target:  # the first position of p's block joins the block before it
+            q = ends[current - 1]
+            ends[current - 1] += 1
+        else:  # the last position of p's block joins the block after it
+            ends[current] -= 1
+            q = ends[current]
+        swap(provider, y, alpha, f, p, q)
+        if other == q:
+            other = p
+        elif other == p:
+            other = q
+        p = q
+
+
+@njit(cache=True)
+def f_from_support_vectors(provider, y, alpha, p, n_sv):
+    """F_p = sum over support vectors j of alpha_j y_j k_pj - y_p (Keerthi et al. 2001, eq. 3
+    without b): the row prefix over the support vectors, n_SV entries."""
+    total = 0.0
+    if n_sv > 0:
+        row = kernel_row(provider, p, n_sv)
+        for j in range(n_sv):
+            total += alpha[j] * y[j] * row[j]
+    return total - y[p]
+
+
+@njit(cache=True)
+def offer(y, alpha, f, C, k, thresholds, extremes):
+    """Let F_k lower b_up (k in I_up) or raise b_low (k in I_low) (Keerthi et al. 2001, eq. 12)."""
+    if in_up_set(y[k], alpha[k], C) and f[k] < thresholds[UP]:
+        thresholds[UP], extremes[UP] = f[k], k
+    if in_low_set(y[k], alpha[k], C) and f[k] > thresholds[LOW]:
+        thresholds[LOW], extremes[LOW] = f[k], k
+
+
+@njit(cache=True)
+def refresh_thresholds(y, alpha, f, C, n_free, i1, i2, thresholds, extremes):
+    """(b_up, i_up) and (b_low, i_low) over I0 + {i1, i2} (Keerthi et al. 2001, takeStep).
+
+    Written out rather than calling ``offer`` per sample: a call that passes arrays costs more
+    than the comparison itself.
+    """
+    b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
+    for t in range(n_free + 2):
+        k = t if t < n_free else (i1 if t == n_free else i2)
+        if in_up_set(y[k], alpha[k], C) and f[k] < b_up:
+            b_up, i_up = f[k], k
+        if in_low_set(y[k], alpha[k], C) and f[k] > b_low:
+            b_low, i_low = f[k], k
+    thresholds[UP], thresholds[LOW] = b_up, b_low
+    if i_up >= 0:
+        extremes[UP] = i_up
+    if i_low >= 0:
+        extremes[LOW] = i_low
+
+
+@njit(cache=True)
+def take_step(provider, y, alpha, f, C, eps, ends, i1, i2, thresholds, extremes):
+    """Keerthi et al. 2001, takeStep: True if (alpha_i1, alpha_i2) moved."""
+    # the pair's exact minimiser (Platt 1998, eqs. 16-18) from the dual gradients G = y F
+    progress, new_1, new_2, k_12 = propose_pair(provider, alpha, y, i1, i2, y[i1] * f[i1],
+                                                y[i2] * f[i2], C, eps)
+    if not progress:
+        return False
+    step_1, step_2 = y[i1] * (new_1 - alpha[i1]), y[i2] * (new_2 - alpha[i2])
+    n_free = ends[FREE]
+    if n_free > 0:  # update fcache[i] for i in I0: the rows of i1 and i2 over I0 only
+        row_1 = kernel_row(provider, i1, n_free)
+        row_2 = kernel_row(provider, i2, n_free)
+        for k in range(n_free):
+            f[k] += step_1 * row_1[k] + step_2 * row_2[k]
+    if i1 >= n_free:  # F of i1 and i2 when they were not in I0
+        f[i1] += step_1 * provider.diag[i1] + step_2 * k_12
+    if i2 >= n_free:
+        f[i2] += step_1 * k_12 + step_2 * provider.diag[i2]
+    alpha[i1], alpha[i2] = new_1, new_2
+    i1, i2 = place(provider, y, alpha, f, C, ends, i1, i2)  # update I0, I1, ..., I4
+    i2, i1 = place(provider, y, alpha, f, C, ends, i2, i1)
+    refresh_thresholds(y, alpha, f, C, ends[FREE], i1, i2, thresholds, extremes)
+    return True
+
+
+@njit(cache=True)
+def examine_example(provider, y, alpha, f, C, tol, eps, ends, i2, thresholds, extremes):
     """Keerthi et al. 2001, examineExample: 1 if a step was taken."""
-    f2 = y[i2] * gradient[i2]
-    if not is_free(alpha[i2], C):  # a bound sample refreshes the threshold of its set
-        if in_up_set(y[i2], alpha[i2], C) and f2 < thresholds[UP]:
-            thresholds[UP], extremes[UP] = f2, i2
-        elif in_low_set(y[i2], alpha[i2], C) and f2 > thresholds[LOW]:
-            thresholds[LOW], extremes[LOW] = f2, i2
+    if i2 >= ends[FREE]:  # not in I0: F from the support vectors, then (b_up, i_up) / (b_low, i_low)
+        f[i2] = f_from_support_vectors(provider, y, alpha, i2, ends[AT_C])
+        offer(y, alpha, f, C, i2, thresholds, extremes)
+    f2 = f[i2]
     i1 = -1
     if in_up_set(y[i2], alpha[i2], C) and thresholds[LOW] - f2 > 2.0 * tol:
         i1 = extremes[LOW]
@@ -73,17 +164,19 @@ def examine_example(provider, alpha, gradient, y, i2, C, tol, eps, thresholds, e
         i1 = extremes[UP]
     if i1 < 0:
         return 0
-    if is_free(alpha[i2], C):  # the better of the two partners
+    if i2 < ends[FREE]:  # i2 in I0: the better of the two partners
         i1 = extremes[LOW] if thresholds[LOW] - f2 > f2 - thresholds[UP] else extremes[UP]
-    return 1 if step_pair(provider, alpha, gradient, y, i1, i2, C, eps, thresholds, extremes) else 0
+    return 1 if take_step(provider, y, alpha, f, C, eps, ends, i1, i2, thresholds, extremes) else 0
 
 
 @njit(cache=True)
 def keerthi_loop(provider, y, C, tol, eps, max_iter, maximal_pair):
+    """The paper's main routine; y is permuted in place with the provider's positions."""
     n = y.shape[0]
     alpha = np.zeros(n)
-    gradient = -np.ones(n)
-    thresholds = np.array([-1.0, 1.0])  # F = -y at alpha = 0
+    f = -y  # F = -y at alpha = 0, for every sample; kept valid over I0 from now on
+    ends = np.zeros(2, dtype=np.int64)  # I0 and the support vectors are empty
+    thresholds = np.array([-1.0, 1.0])  # b_up = -1 at a sample of class 1, b_low = 1 of class 2
     extremes = np.array([np.argmax(y > 0), np.argmax(y < 0)])
     iterations = 0
     examine_all = True
@@ -92,47 +185,45 @@ def keerthi_loop(provider, y, C, tol, eps, max_iter, maximal_pair):
         changed = 0
         if examine_all:
             for i in range(n):
-                changed += examine_example(provider, alpha, gradient, y, i, C, tol, eps,
+                changed += examine_example(provider, y, alpha, f, C, tol, eps, ends, i,
                                            thresholds, extremes)
                 if iterations + changed >= max_iter:
                     break
             iterations += changed
         elif not maximal_pair:  # Modification 1: loop over I0 until I0 is optimal
-            for i in range(n):
-                if is_free(alpha[i], C):
-                    changed += examine_example(provider, alpha, gradient, y, i, C, tol, eps,
-                                               thresholds, extremes)
-                    if iterations + changed >= max_iter:
-                        break
-                    if thresholds[UP] > thresholds[LOW] - 2.0 * tol:
-                        iterations += changed
-                        changed = 0  # I0 is optimal: check every sample next
-                        break
+            i = 0
+            while i < ends[FREE]:
+                changed += examine_example(provider, y, alpha, f, C, tol, eps, ends, i,
+                                           thresholds, extremes)
+                if iterations + changed >= max_iter:
+                    break
+                if thresholds[UP] > thresholds[LOW] - 2.0 * tol:
+                    iterations += changed
+                    changed = 0  # I0 is optimal: check every sample next
+                    break
+                i += 1
             iterations += changed
         else:  # Modification 2: the maximal violating pair until I0 is optimal
-            while iterations < max_iter:
-                if not step_pair(provider, alpha, gradient, y, extremes[UP], extremes[LOW], C,
-                                 eps, thresholds, extremes):
+            while thresholds[UP] <= thresholds[LOW] - 2.0 * tol and iterations < max_iter:
+                if not take_step(provider, y, alpha, f, C, eps, ends, extremes[UP], extremes[LOW],
+                                 thresholds, extremes):
                     break
                 iterations += 1
-                if thresholds[UP] > thresholds[LOW] - 2.0 * tol:
-                    break
-        if examine_all:
-            examine_all = False
-        elif changed == 0:
-            examine_all = True
+        examine_all = next_examine_all(examine_all, changed)
     converged = not (changed > 0 or examine_all) and iterations < max_iter
-    bias = bias_from_gradient(alpha, gradient, y, C, n)
-    violation = max_violation(alpha, gradient, y, C, n)
-    return alpha, bias, iterations, converged, dual_objective(alpha, gradient), violation
+    if not converged:  # F of the bound samples dates from their last examination
+        for i in range(ends[FREE], n):
+            f[i] = f_from_support_vectors(provider, y, alpha, i, ends[AT_C])
+    return outcome(alpha, y * f, y, C, iterations, converged)
 
 
 def solve(provider, y, params, maximal_pair):
     check_two_classes(y)
     C, tol, max_iter = smo_settings(params, y.shape[0])
     eps = float(params.get("eps", KEERTHI_EPS))
+    labels = np.array(y, dtype=np.float64)  # permuted in place with the provider's positions
     alpha, bias, iterations, converged, objective, violation = keerthi_loop(
-        provider, np.asarray(y, dtype=np.float64), C, tol, eps, max_iter, maximal_pair
+        provider, labels, C, tol, eps, max_iter, maximal_pair
     )
     return finish(provider, alpha, bias, iterations, converged, objective, violation=violation)
 

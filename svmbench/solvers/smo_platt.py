@@ -16,11 +16,10 @@ from numba import njit
 
 from svmbench.solvers.base import finish, register_solver
 from svmbench.solvers.smo_step import (
-    bias_from_gradient,
     check_two_classes,
-    dual_objective,
     is_free,
-    max_violation,
+    next_examine_all,
+    outcome,
     smo_settings,
     take_step,
 )
@@ -91,14 +90,9 @@ def platt_loop(provider, y, C, tol, eps, max_iter, seed):
                 if iterations + changed >= max_iter:
                     break
         iterations += changed
-        if examine_all:
-            examine_all = False
-        elif changed == 0:
-            examine_all = True
+        examine_all = next_examine_all(examine_all, changed)
     converged = not (changed > 0 or examine_all) and iterations < max_iter
-    bias = bias_from_gradient(alpha, gradient, y, C, n)
-    violation = max_violation(alpha, gradient, y, C, n)
-    return alpha, bias, iterations, converged, dual_objective(alpha, gradient), violation
+    return outcome(alpha, gradient, y, C, iterations, converged)
 
 
 @register_solver("smo_platt")

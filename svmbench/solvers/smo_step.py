@@ -1,9 +1,10 @@
 """What every soft-margin SMO variant shares: the two-variable step, the gradient, the bias.
 
-All variants keep the gradient of the dual ``G = Q alpha - 1`` (Q_ij = y_i y_j k_ij) for every
-sample. Platt's errors and Keerthi et al.'s F are read off it: ``F_i = y_i G_i`` (Keerthi et al.
-2001, eq. 3 with b dropped) and ``E_i = F_i - b`` (Platt 1998, u = w.x - b). The index sets
-``I_up`` / ``I_low`` are Keerthi et al.'s I0+I1+I2 / I0+I3+I4 and LIBSVM's I_up / I_low.
+Platt's variant and LIBSVM's keep the gradient of the dual ``G = Q alpha - 1``
+(Q_ij = y_i y_j k_ij) for every sample; Keerthi et al.'s keep ``F_i = y_i G_i`` (Keerthi et al.
+2001, eq. 3 with b dropped) over the free samples only and hand ``G = y F`` to the shared tail
+(``outcome``) at the end. Platt's errors are ``E_i = F_i - b`` (Platt 1998, u = w.x - b). The index
+sets ``I_up`` / ``I_low`` are Keerthi et al.'s I0+I1+I2 / I0+I3+I4 and LIBSVM's I_up / I_low.
 """
 
 import numpy as np
@@ -102,17 +103,27 @@ def update_gradient(gradient, y, row_i, row_j, signed_step_i, signed_step_j, len
 
 
 @njit(cache=True)
-def take_step(provider, alpha, gradient, y, i, j, C, eps):
-    """Platt's takeStep on (i, j) over all n samples: returns (progress, d_i, d_j, k_ij).
+def propose_pair(provider, alpha, y, i, j, gradient_i, gradient_j, C, eps):
+    """The first half of Platt's takeStep: (progress, new alpha_i, new alpha_j, k_ij), progress
+    False when i == j or alpha_j would move by less than eps (relative).
 
     Only k_ij is requested before the progress test, so a refused pair costs one kernel entry.
     """
     if i == j:
-        return False, 0.0, 0.0, 0.0
+        return False, alpha[i], alpha[j], 0.0
     k_ij = kernel_entry(provider, i, j)
-    new_i, new_j = solve_pair(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j],
+    new_i, new_j = solve_pair(alpha[i], alpha[j], gradient_i, gradient_j, y[i], y[j],
                               provider.diag[i], provider.diag[j], k_ij, C)
-    if abs(new_j - alpha[j]) < eps * (new_j + alpha[j] + eps):  # Platt 1998, takeStep
+    progress = abs(new_j - alpha[j]) >= eps * (new_j + alpha[j] + eps)  # Platt 1998, takeStep
+    return progress, new_i, new_j, k_ij
+
+
+@njit(cache=True)
+def take_step(provider, alpha, gradient, y, i, j, C, eps):
+    """Platt's takeStep on (i, j) over all n samples: returns (progress, d_i, d_j, k_ij)."""
+    progress, new_i, new_j, k_ij = propose_pair(provider, alpha, y, i, j, gradient[i],
+                                                gradient[j], C, eps)
+    if not progress:
         return False, 0.0, 0.0, k_ij
     delta_i, delta_j = new_i - alpha[i], new_j - alpha[j]
     n = y.shape[0]
@@ -149,6 +160,22 @@ def dual_objective(alpha, gradient):
     for i in range(alpha.shape[0]):
         total += alpha[i] * (gradient[i] - 1.0)
     return 0.5 * total
+
+
+@njit(cache=True)
+def next_examine_all(examine_all, changed):
+    """Platt 1998, outer loop: a pass over all samples is followed by passes over the non-bound
+    ones until such a pass changes nothing, which calls for a pass over all samples again."""
+    return False if examine_all else changed == 0
+
+
+@njit(cache=True)
+def outcome(alpha, gradient, y, C, iterations, converged):
+    """What an SMO loop returns: (alpha, bias, iterations, converged, objective, violation),
+    from the gradient ``G`` of every sample."""
+    n = y.shape[0]
+    return (alpha, bias_from_gradient(alpha, gradient, y, C, n), iterations, converged,
+            dual_objective(alpha, gradient), max_violation(alpha, gradient, y, C, n))
 
 
 @njit(cache=True)
