@@ -56,7 +56,7 @@ def main():
         warm_up(name, "rbf")
     rows = [bench(d, a) for d in args.datasets for a in args.algorithms]
     table = Table(pd.DataFrame(rows).set_index(["dataset", "algorithm"]),
-                  formats={"shared s": "{:.1f}", "naive s": "{:.1f}", "saving x": "{:.1f}",
+                  formats={"trainings": "{:.0f}", "shared s": "{:.1f}", "naive s": "{:.1f}", "saving x": "{:.1f}",
                            "max |diff| of mean error": "{:.4f}"})
     text = "\n\n".join([
         "# Cheap grid search vs the naive loop (same run)",
