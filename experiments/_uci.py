@@ -72,6 +72,12 @@ def tuning_note(labels):
             + ".") if sampled else ""
 
 
+def expected_folds(found):
+    """Outer folds a cell has when complete: protocol.k for nested CV, 1 for a given split."""
+    k = found["protocol_k"].iloc[0] if "protocol_k" in found else None
+    return 1 if k is None or k != k else int(k)
+
+
 def group_markdown(records, datasets, algorithms, paper, mean_label, metric="test_error",
                    lower_is_better=True, number_format="{:.4f}"):
     """One group of rows: our mean ``metric`` per dataset and algorithm (bold: best and not
@@ -88,6 +94,9 @@ def group_markdown(records, datasets, algorithms, paper, mean_label, metric="tes
                 notes[label] = not_run_note(found)
             elif outcome == "missing":
                 notes.setdefault(label, "not run at this scale")
+            elif len(found) < expected_folds(found):
+                notes[label] = "; ".join(filter(None, [notes.get(label), (
+                    f"{ALGORITHMS[algorithm]}: {len(found)} of {expected_folds(found)} folds")]))
     wanted = records[records["dataset"].isin(datasets.values())
                      & records["algorithm"].isin(algorithms)]
     ours = mean_std_table(wanted.assign(dataset=wanted["dataset"].map(rename),
