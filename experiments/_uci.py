@@ -11,6 +11,8 @@ or the test) runs on a seeded stratified sample of the training part (``tune_sub
 every table says where.
 """
 
+import pandas as pd
+
 from svmbench.analysis.tables import Table, mean_std_table, provenance, side_by_side, to_markdown
 from svmbench.paper import cell_outcome, not_run_note, shell_command, with_text_column
 
@@ -75,7 +77,7 @@ def tuning_note(labels):
 def expected_folds(found):
     """Outer folds a cell has when complete: protocol.k for nested CV, 1 for a given split."""
     k = found["protocol_k"].iloc[0] if "protocol_k" in found else None
-    return 1 if k is None or k != k else int(k)
+    return 1 if k is None or pd.isna(k) else int(k)
 
 
 def group_markdown(records, datasets, algorithms, paper, mean_label, metric="test_error",
