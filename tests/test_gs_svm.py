@@ -7,10 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import load_iris
 from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.kernels.provider import make_provider
-from svmbench.models import GSSVC
+from svmbench.models import GSSVC, pair_votes
 from svmbench.solvers.gs_svm import solve
 
 
@@ -116,3 +117,17 @@ def test_one_class_is_a_clear_error():
 @parametrize_with_checks([GSSVC()])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_one_vs_one_votes_elect_what_libsvm_elects_on_a_fixed_model(seed):
+    """Our voting (pair_votes, ties to the lowest class index) on scikit-learn's own pairwise
+    decision values gives scikit-learn's prediction; its pair (i, j) > 0 means class i, ours
+    means class j, hence the sign."""
+    rng = np.random.default_rng(seed)
+    X, y = rng.normal(size=(120, 2)), rng.integers(0, 4, size=120)  # noisy: many tied votes
+    svc = SVC(gamma=5.0, C=10.0, decision_function_shape="ovo").fit(X, y)
+    X_test = rng.normal(size=(300, 2))
+    votes = pair_votes(-svc.decision_function(X_test), 4)
+    assert (np.sort(votes, axis=1)[:, -1] == np.sort(votes, axis=1)[:, -2]).any()  # ties occur
+    np.testing.assert_array_equal(svc.classes_[np.argmax(votes, axis=1)], svc.predict(X_test))
