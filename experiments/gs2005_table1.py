@@ -26,7 +26,7 @@ C_LOG2 = list(range(-6, 11, 2))
 SMO = {"smo_mod1": "SMO-1", "smo_mod2": "SMO-2"}
 # measured with Keerthi's I0-only F cache: one a8a cell (C = 2^10 or C = 2^-6) runs for over an
 # hour on this 2-core machine, so the rows beyond the paper get GS-SVM only
-SMO_SKIPPED = "SMO-1/2 not run: over an hour per a8a cell here (beyond the paper)"
+SMO_SKIPPED = "SMO-1/2 not run: one a8a cell took over an hour here (w8a is larger)"
 
 
 def table_rows(scale):
