@@ -117,7 +117,7 @@ def make_precomputed_provider(gram, members):
     ``kernel_computed`` stays 0: computing the matrix is the caller's cost.
     """
     n = members.shape[0]
-    numba.get_num_threads()
+    numba.get_num_threads()  # the solvers' cached code links the parallel row filler: see above
     slots = np.arange(n, dtype=np.int64)
     cache = np.empty((n, n), dtype=np.float64)
     diag = np.empty(n, dtype=np.float64)
