@@ -1,4 +1,5 @@
-"""The kernel provider: serves kernel rows to compiled solvers, caches them, and counts them.
+"""The kernel provider: serves kernel (or Q-matrix) rows to compiled solvers, caches them, and
+counts them.
 
 Every solver gets its kernel values from here and nowhere else, so the papers' counts mean
 the same thing for every algorithm:
@@ -13,8 +14,13 @@ row when the budget is used up; ``swap_positions`` exchanges two positions the w
 M megabytes holds as many entries as it does in LIBSVM. Unlike LIBSVM, every slot is a full row,
 so a row shortened by shrinking still takes a full row of the budget.
 
+The rows served are those of a *Q-matrix* ``Q_ij = s_i s_j (k(x_i, x_j) + shift) + ridge delta_ij``
+(see svmbench.kernels.qmatrix for the kinds: plain K, C-SVC, L2-SVM); the provider folds labels,
+shift and ridge in while it fills a row, so the cache holds Q values, and with the defaults
+(s = 1, shift = ridge = 0) it serves the kernel itself.
+
 The state is a named tuple of arrays so that compiled solvers can take it as one argument.
-Diagonal entries k(x_i, x_i) are computed once when the provider is built and are not counted.
+Diagonal entries Q_ii are computed once when the provider is built and are not counted.
 """
 
 from collections import namedtuple
@@ -37,6 +43,8 @@ from svmbench.kernels.math import (
 
 # counters[...] indices
 REQUESTED, COMPUTED = 0, 1
+# fold[...] indices
+SHIFT, RIDGE = 0, 1
 # settings[...] indices
 CACHING, SLOTS_USED = 0, 1
 # rows shorter than this are filled by one thread: the fork/join costs more than it saves
@@ -50,8 +58,10 @@ KernelProvider = namedtuple(
     [
         "points",  # the training points (see kernels.math)
         "spec",  # (kind, gamma, coef0, degree)
+        "signs",  # signs[i] = s_i of training sample i (labels y_i for C-SVC / L2-SVM, else 1)
+        "fold",  # [shift, ridge]: Q_ij = s_i s_j (k_ij + shift) + ridge delta_ij
         "perm",  # perm[p] = training sample at position p
-        "diag",  # diag[p] = k(x_perm[p], x_perm[p])
+        "diag",  # diag[p] = Q at (p, p)
         "buffer",  # dense work vector of n_features entries, all zero between calls
         "dots",  # work vector of n inner products (sparse points walked by columns)
         "cache",  # float32[n_slots, n]: cached rows (float64 for a precomputed matrix)
@@ -72,9 +82,19 @@ def cache_slots(n, cache_mb):
     return int(min(n, max(2, entries // max(n, 1))))
 
 
-def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.0):
+def _fold_arrays(n, signs, shift, ridge):
+    signs = np.ones(n) if signs is None else np.ascontiguousarray(signs, dtype=np.float64)
+    if signs.shape != (n,):
+        raise ValueError(f"need one sign (label) per training sample: {signs.shape[0]} for {n}")
+    return signs, np.array([shift, ridge], dtype=np.float64)
+
+
+def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.0, signs=None,
+                  shift=0.0, ridge=0.0):
     """Build a provider over training data X (dense array or sparse matrix).
 
+    ``signs``, ``shift`` and ``ridge`` fold the kernel into a Q-matrix (build them with
+    svmbench.kernels.qmatrix rather than by hand); the defaults serve the kernel itself.
     ``cache_mb=0`` turns caching off: every requested entry is computed (K1 == K2); two row
     buffers are still kept so that a solver can hold two rows at once.
     """
@@ -87,9 +107,12 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
     spec = make_kernel_spec(kernel, gamma, coef0, degree)
     n = points[4].shape[0]
     n_slots = cache_slots(n, cache_mb)
+    signs, fold = _fold_arrays(n, signs, shift, ridge)
     provider = KernelProvider(
         points=points,
         spec=spec,
+        signs=signs,
+        fold=fold,
         perm=np.arange(n, dtype=np.int64),
         diag=np.empty(n, dtype=np.float64),
         buffer=np.zeros(max(X.shape[1], 1), dtype=np.float64),
@@ -107,9 +130,10 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
     return provider
 
 
-def make_precomputed_provider(gram, members):
+def make_precomputed_provider(gram, members, signs=None, shift=0.0, ridge=0.0):
     """A provider over a given kernel matrix (``kernel="precomputed"``): the rows and columns
-    ``members`` of ``gram``, e.g. one class pair of one Gram matrix shared by every C of a grid.
+    ``members`` of ``gram``, e.g. one class pair of one Gram matrix shared by every C of a grid,
+    folded into a Q-matrix by ``signs``, ``shift`` and ``ridge`` as in :func:`make_provider`.
 
     Every row is in the cache from the start, kept in double precision (unlike computed rows,
     cached as float32 like LIBSVM's): hm_svm's exact solution needs a Q that single precision
@@ -121,10 +145,14 @@ def make_precomputed_provider(gram, members):
     slots = np.arange(n, dtype=np.int64)
     cache = np.empty((n, n), dtype=np.float64)
     diag = np.empty(n, dtype=np.float64)
-    gather_submatrix(np.asarray(gram, dtype=np.float64), members.astype(np.int64), cache, diag)
+    signs, fold = _fold_arrays(n, signs, shift, ridge)
+    gather_submatrix(np.asarray(gram, dtype=np.float64), members.astype(np.int64), signs, fold,
+                     cache, diag)
     return KernelProvider(
         points=make_points(np.zeros((n, 1))),  # never read: no row is ever computed
         spec=make_kernel_spec("linear", 1.0, 0.0, 1),
+        signs=signs,
+        fold=fold,
         perm=slots.copy(),
         diag=diag,
         buffer=np.zeros(1, dtype=np.float64),
@@ -141,13 +169,14 @@ def make_precomputed_provider(gram, members):
 
 
 @njit(cache=True)
-def gather_submatrix(gram, members, out, diag):
-    """out = gram[members][:, members] and diag = its diagonal, in one pass."""
+def gather_submatrix(gram, members, signs, fold, out, diag):
+    """out = the Q-matrix of gram[members][:, members] and diag = its diagonal, in one pass."""
     for a in range(members.shape[0]):
         row = gram[members[a]]
         for b in range(members.shape[0]):
-            out[a, b] = row[members[b]]
-        diag[a] = row[members[a]]
+            out[a, b] = signs[a] * signs[b] * (row[members[b]] + fold[SHIFT])
+        out[a, a] += fold[RIDGE]
+        diag[a] = out[a, a]
 
 
 def counts(provider):
@@ -157,24 +186,29 @@ def counts(provider):
 
 @njit(cache=True)
 def fill_diagonal(provider):
-    """k(x, x) for every point; exactly 1 for RBF (no rounding from ||x||^2 - 2<x,x> + ||x||^2)."""
+    """Q_ii = k(x_i, x_i) + shift + ridge for every point (s_i^2 = 1); k(x, x) is exactly 1 for RBF
+    (no rounding from ||x||^2 - 2<x,x> + ||x||^2)."""
     points, spec, sqnorm = provider.points, provider.spec, provider.points[4]
+    extra = provider.fold[SHIFT] + provider.fold[RIDGE]
     for p in range(provider.perm.shape[0]):
         i = provider.perm[p]
         if spec[0] == RBF:
-            provider.diag[p] = 1.0
+            provider.diag[p] = 1.0 + extra
             continue
         x = load_point(points, i, provider.buffer)
-        provider.diag[p] = apply_kernel(spec, dot_with_buffer(points, i, x), sqnorm[i], sqnorm[i])
+        kernel = apply_kernel(spec, dot_with_buffer(points, i, x), sqnorm[i], sqnorm[i])
+        provider.diag[p] = kernel + extra
         release_point(points, i, provider.buffer)
 
 
 @njit(cache=True)
-def _fill_range(points, spec, perm, x, dots, i, out, start, stop, by_columns):
-    """out[p] = k(x_i, x_perm[p]) for p in [start, stop); inner products from ``dots`` (indexed
-    by sample) when they were accumulated by columns, else from the dense vector ``x``."""
+def _fill_range(points, spec, signs, shift, perm, x, dots, i, out, start, stop, by_columns):
+    """out[p] = s_i s_j (k(x_i, x_j) + shift), j = perm[p], for p in [start, stop); inner products
+    from ``dots`` (indexed by sample) when they were accumulated by columns, else from the dense
+    vector ``x``."""
     sqnorm, indptr, indices, values = points[4], points[1], points[2], points[3]
     sparse = is_sparse(points)
+    sign_i = signs[i]
     for p in range(start, stop):
         j = perm[p]
         if by_columns:
@@ -185,20 +219,20 @@ def _fill_range(points, spec, perm, x, dots, i, out, start, stop, by_columns):
                 dot += values[k] * x[indices[k]]
         else:
             dot = dot_with_buffer(points, j, x)
-        out[p] = apply_kernel(spec, dot, sqnorm[i], sqnorm[j])
+        out[p] = sign_i * signs[j] * (apply_kernel(spec, dot, sqnorm[i], sqnorm[j]) + shift)
 
 
 @njit(cache=True, parallel=True)
 def _fill_range_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
-                         col_values, kind, gamma, coef0, degree, perm, x, dots, i, out, start,
-                         stop, by_columns):
+                         col_values, kind, gamma, coef0, degree, signs, shift, perm, x, dots, i,
+                         out, start, stop, by_columns):
     # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
     chunk = PARALLEL_MIN_ENTRIES // 4
     n_chunks = (stop - start + chunk - 1) // chunk
     for c in prange(n_chunks):
         lo = start + c * chunk
         _fill_range((dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values),
-                    (kind, gamma, coef0, degree), perm, x, dots, i, out, lo,
+                    (kind, gamma, coef0, degree), signs, shift, perm, x, dots, i, out, lo,
                     min(stop, lo + chunk), by_columns)
 
 
@@ -221,20 +255,23 @@ def _walk_columns(points, i, count):
 
 @njit(cache=True)
 def _fill_row(provider, position, out, start, stop):
-    """Compute k(x_perm[position], x_perm[p]) for p in [start, stop) into out."""
+    """Compute Q at (position, p) for p in [start, stop) into out."""
     points = provider.points
     i = provider.perm[position]
     by_columns = is_sparse(points) and _walk_columns(points, i, stop - start)
     if by_columns:
         dots_by_columns(points, i, points, provider.dots)
     x = load_point(points, i, provider.buffer)
+    signs, shift = provider.signs, provider.fold[SHIFT]
     if stop - start >= PARALLEL_MIN_ENTRIES:
-        _fill_range_parallel(*points, *provider.spec, provider.perm, x, provider.dots, i, out,
-                             start, stop, by_columns)
+        _fill_range_parallel(*points, *provider.spec, signs, shift, provider.perm, x,
+                             provider.dots, i, out, start, stop, by_columns)
     else:
-        _fill_range(points, provider.spec, provider.perm, x, provider.dots, i, out, start, stop,
-                    by_columns)
+        _fill_range(points, provider.spec, signs, shift, provider.perm, x, provider.dots, i, out,
+                    start, stop, by_columns)
     release_point(points, i, provider.buffer)
+    if start <= position < stop:
+        out[position] += provider.fold[RIDGE]
 
 
 @njit(cache=True)
@@ -301,7 +338,7 @@ def _slot_for(provider, position):
 
 @njit(cache=True)
 def kernel_row(provider, position, length):
-    """Kernel row of ``position`` against positions [0, length), as a view of the cache.
+    """Q row of ``position`` against positions [0, length), as a view of the cache.
 
     The view stays valid until the next call that may evict it: with a cache of two or more
     rows, the two most recently requested rows are always both valid.
@@ -318,7 +355,7 @@ def kernel_row(provider, position, length):
 
 @njit(cache=True)
 def kernel_row_once(provider, position, length, out):
-    """Kernel row into the solver's own buffer ``out``, bypassing the cache.
+    """Q row into the solver's own buffer ``out``, bypassing the cache.
 
     For rows the solver never asks for again (GS-SVM uses each sample once): caching them would
     only cost memory and page faults. Counted as requested and computed, unless the row is already
@@ -335,7 +372,7 @@ def kernel_row_once(provider, position, length, out):
 
 @njit(cache=True)
 def kernel_entry(provider, position_a, position_b):
-    """One kernel value k(x_perm[a], x_perm[b]), served from a cached row when there is one."""
+    """One entry Q at (a, b), served from a cached row when there is one."""
     provider.counters[REQUESTED] += 1
     if provider.settings[CACHING] == 1:
         for position, other in ((position_a, position_b), (position_b, position_a)):
@@ -346,9 +383,10 @@ def kernel_entry(provider, position_a, position_b):
     points, spec, sqnorm = provider.points, provider.spec, provider.points[4]
     i, j = provider.perm[position_a], provider.perm[position_b]
     x = load_point(points, i, provider.buffer)
-    value = apply_kernel(spec, dot_with_buffer(points, j, x), sqnorm[i], sqnorm[j])
+    kernel = apply_kernel(spec, dot_with_buffer(points, j, x), sqnorm[i], sqnorm[j])
     release_point(points, i, provider.buffer)
-    return value
+    ridge = provider.fold[RIDGE] if position_a == position_b else 0.0
+    return provider.signs[i] * provider.signs[j] * (kernel + provider.fold[SHIFT]) + ridge
 
 
 @njit(cache=True)

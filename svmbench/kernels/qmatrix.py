@@ -1,0 +1,49 @@
+"""The Q-matrix layer: the matrix a dual solver sees, as LIBSVM's ``QMatrix`` (svm.cpp).
+
+Solvers never compute a kernel value or multiply by labels themselves: they ask for rows of Q,
+its diagonal and position swaps, and the provider underneath folds labels in, caches and counts,
+once for every solver. Kinds:
+
+- ``"kernel"``: Q_ij = k(x_i, x_j) (no labels; e.g. the rho-SVM's f_t needs K and y separately);
+- ``"csvc"``: Q_ij = y_i y_j k(x_i, x_j), the C-SVC / hard-margin dual (LIBSVM's ``SVC_Q``);
+- ``"l2svm"``: Q_ij = y_i y_j (k(x_i, x_j) + 1) + delta_ij / C, the L2-SVM dual that Core Vector
+  Machines and Frank-Wolfe solve as a minimum enclosing ball (frank-wolfe-svm eq. 12).
+
+The served functions are the provider's: ``kernel_row(q, position, length)`` (a row of Q over a
+prefix of positions, cached), ``kernel_row_once`` (uncached), ``kernel_entry``, ``q.diag`` and
+``swap_positions``; ``counts(q)`` gives (kernel_requested, kernel_computed).
+"""
+
+from svmbench.kernels.provider import make_precomputed_provider, make_provider
+
+Q_KINDS = ("kernel", "csvc", "l2svm")
+
+
+def _fold(kind, y, C):
+    """(signs, shift, ridge) of a Q-matrix kind."""
+    if kind not in Q_KINDS:
+        raise ValueError(f"unknown Q-matrix kind {kind!r}; choose one of {list(Q_KINDS)}")
+    if kind == "kernel":
+        return None, 0.0, 0.0
+    if y is None:
+        raise ValueError(f"a {kind!r} Q-matrix folds the labels in: pass y (values in {{-1, +1}})")
+    if kind == "csvc":
+        return y, 0.0, 0.0
+    if C is None or not C > 0:
+        raise ValueError(f"an 'l2svm' Q-matrix needs C > 0 for its ridge delta_ij / C (got {C})")
+    return y, 1.0, 1.0 / C  # frank-wolfe-svm eq. (12)
+
+
+def make_qmatrix(X, y=None, kind="csvc", C=None, kernel="rbf", gamma=1.0, coef0=0.0, degree=3,
+                 cache_mb=100.0):
+    """Q-matrix of ``kind`` over training data X (dense or sparse) with labels y in {-1, +1}."""
+    signs, shift, ridge = _fold(kind, y, C)
+    return make_provider(X, kernel, gamma, coef0, degree, cache_mb, signs=signs, shift=shift,
+                         ridge=ridge)
+
+
+def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None):
+    """Q-matrix of ``kind`` over the rows and columns ``members`` of a given kernel matrix;
+    ``y`` holds the labels of those members."""
+    signs, shift, ridge = _fold(kind, y, C)
+    return make_precomputed_provider(gram, members, signs=signs, shift=shift, ridge=ridge)
