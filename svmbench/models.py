@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
-from svmbench.kernels.provider import make_precomputed_provider, make_provider
+from svmbench.kernels.qmatrix import make_precomputed_qmatrix, make_qmatrix
 from svmbench.solvers.base import get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
@@ -72,11 +72,12 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         """Per class pair, the alphas a solver starts from (indexed like X), or None: cold start."""
         return
 
-    def _make_provider(self, X, members):
+    def _make_provider(self, X, members, labels):
+        """The C-SVC Q-matrix of one class pair (labels in {-1, +1} folded in)."""
         if self.kernel == "precomputed":
-            return make_precomputed_provider(X, members)
-        return make_provider(X[members], self.kernel, self._gamma, self.coef0, self.degree,
-                             self.cache_mb)
+            return make_precomputed_qmatrix(X, members, labels, "csvc")
+        return make_qmatrix(X[members], labels, "csvc", kernel=self.kernel, gamma=self._gamma,
+                            coef0=self.coef0, degree=self.degree, cache_mb=self.cache_mb)
 
     def fit(self, X, y):
         self._check_params()
@@ -106,7 +107,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
             settings = self._solver_settings()
             if initial is not None:
                 settings["alpha_init"] = initial[pair][members]
-            result = solve(self._make_provider(X, members), labels, settings)
+            result = solve(self._make_provider(X, members, labels), labels, settings)
             self.fit_results_.append(result)
             alpha = np.zeros(X.shape[0])
             alpha[members] = result.alpha * labels

@@ -10,7 +10,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from svmbench.kernels.provider import make_provider
+from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import GSSVC, pair_votes
 from svmbench.solvers.gs_svm import solve
 
@@ -29,7 +29,8 @@ def dual_objective(alpha, y, K):
 
 
 def run(X, y, gamma, max_iter=-1, cache_mb=10):
-    return solve(make_provider(X, "rbf", gamma, cache_mb=cache_mb), y, {"max_iter": max_iter})
+    q = make_qmatrix(X, y, "csvc", gamma=gamma, cache_mb=cache_mb)
+    return solve(q, y, {"max_iter": max_iter})
 
 
 @settings(max_examples=25, deadline=None)

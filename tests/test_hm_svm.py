@@ -16,7 +16,7 @@ from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.data import DataError, load_dataset, scale_features
-from svmbench.kernels.provider import make_provider
+from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import HardMarginSVC
 from svmbench.solvers import get_solver
 
@@ -80,7 +80,7 @@ def test_tiny_problems_match_active_set_enumeration(seed, n, d, log2_gamma):
     Q = np.outer(y, y) * rbf_kernel(X, gamma=gamma)
     if np.linalg.cond(Q) > 1e8:  # the enumeration's own solves would not be exact
         return
-    result = solve(make_provider(X, "rbf", gamma, cache_mb=1.0), y, {"tol": TOL})
+    result = solve(make_qmatrix(X, y, "csvc", None, "rbf", gamma, cache_mb=1.0), y, {"tol": TOL})
     check_solution(result, Q, enumerate_active_sets(Q))
 
 
@@ -93,7 +93,7 @@ def test_larger_problems_match_nnls(seed, n, d, log2_gamma):
     Q = np.outer(y, y) * rbf_kernel(X, gamma=gamma)
     if np.linalg.cond(Q) > 1e10:
         return
-    result = solve(make_provider(X, "rbf", gamma, cache_mb=1.0), y, {"tol": TOL})
+    result = solve(make_qmatrix(X, y, "csvc", None, "rbf", gamma, cache_mb=1.0), y, {"tol": TOL})
     check_solution(result, Q, nnls_reference(Q))
 
 
@@ -109,7 +109,7 @@ def test_heart_to_1e_6_at_small_and_large_gamma(log2_gamma):
     y = np.where(dataset.y_train == dataset.y_train.max(), 1.0, -1.0)
     gamma = 2.0**log2_gamma
     Q = np.outer(y, y) * rbf_kernel(X, gamma=gamma)
-    result = solve(make_provider(X, "rbf", gamma), y, {})
+    result = solve(make_qmatrix(X, y, "csvc", None, "rbf", gamma), y, {})
     assert result.status == "converged" and result.trace["tolerance"] == TOL
     assert kkt_violation(Q, result.alpha) <= TOL
     assert result.objective == pytest.approx(objective(Q, nnls_reference(Q)), rel=1e-9)
@@ -117,7 +117,8 @@ def test_heart_to_1e_6_at_small_and_large_gamma(log2_gamma):
 
 def test_kernel_rows_are_counted_once_per_entry_and_bypass_the_cache():
     X, y = random_problem(3, 40, 3)
-    results = [solve(make_provider(X, "rbf", 0.5, cache_mb=mb), y, {}) for mb in (0.0, 1.0)]
+    results = [solve(make_qmatrix(X, y, "csvc", gamma=0.5, cache_mb=mb), y, {})
+               for mb in (0.0, 1.0)]
     for result in results:
         assert result.kernel_computed == result.kernel_requested
         assert result.kernel_requested % y.shape[0] == 0  # whole rows
@@ -128,7 +129,7 @@ def test_kernel_rows_are_counted_once_per_entry_and_bypass_the_cache():
 
 def test_max_iter_stops_early():
     X, y = random_problem(5, 30, 3)
-    result = solve(make_provider(X, "rbf", 0.5), y, {"max_iter": 2})
+    result = solve(make_qmatrix(X, y, "csvc", None, "rbf", 0.5), y, {"max_iter": 2})
     assert result.status == "max_iter" and result.iterations == 2
     assert result.trace["stop"] == "max_iter"
 
@@ -138,10 +139,10 @@ def test_identical_points_with_the_same_label_are_fine():
     X, y = random_problem(7, 30, 3)
     X, y = np.vstack([X, X[:5]]), np.concatenate([y, y[:5]])
     Q = np.outer(y, y) * rbf_kernel(X, gamma=0.5)
-    result = solve(make_provider(X, "rbf", 0.5), y, {})
+    result = solve(make_qmatrix(X, y, "csvc", None, "rbf", 0.5), y, {})
     assert result.status == "converged"
     assert kkt_violation(Q, result.alpha) <= TOL
-    reference = solve(make_provider(X[:30], "rbf", 0.5), y[:30], {})
+    reference = solve(make_qmatrix(X[:30], y[:30], "csvc", None, "rbf", 0.5), y[:30], {})
     assert result.objective == pytest.approx(reference.objective, rel=1e-9)
 
 
@@ -154,7 +155,7 @@ def test_infeasible_hard_margin_stops_as_unbounded(case):
     else:
         X, kernel = np.vstack([X, np.zeros((1, 3))]), "linear"
         y = np.concatenate([y, [1.0]])
-    result = solve(make_provider(X, kernel, 0.5), y, {})
+    result = solve(make_qmatrix(X, y, "csvc", None, kernel, 0.5), y, {})
     assert result.status == "max_iter" and result.trace["stop"] == "unbounded"
     assert np.all(np.isfinite(result.alpha)) and np.isfinite(result.objective)
 
@@ -166,7 +167,7 @@ def test_numerically_singular_q_terminates_without_nan(seed, n, d, log2_gamma):
     """Tiny gamma: Q is singular to working precision; the solver stops, finite, and reports it."""
     X, y = random_problem(seed, n, d)
     gamma = 2.0**log2_gamma
-    result = solve(make_provider(X, "rbf", gamma), y, {})
+    result = solve(make_qmatrix(X, y, "csvc", None, "rbf", gamma), y, {})
     assert result.iterations <= 10 * n + 1000
     assert np.all(np.isfinite(result.alpha)) and np.all(result.alpha >= 0)
     assert np.isfinite(result.objective) and np.isfinite(result.trace["violation"])
@@ -180,18 +181,18 @@ def test_numerically_singular_q_terminates_without_nan(seed, n, d, log2_gamma):
 def test_linear_kernel_matches_nnls():
     X, y = random_problem(13, 6, 8)  # 6 points in 8 dimensions: separable through the origin
     Q = np.outer(y, y) * linear_kernel(X)
-    result = solve(make_provider(X, "linear"), y, {})
+    result = solve(make_qmatrix(X, y, "csvc", None, "linear"), y, {})
     check_solution(result, Q, nnls_reference(Q))
 
 
 def test_bad_labels_and_tolerance_are_rejected():
     X, y = random_problem(1, 10, 2)
     with pytest.raises(ValueError, match="-1, \\+1"):
-        solve(make_provider(X, "rbf", 1.0), np.where(y > 0, 1.0, 0.0), {})
+        solve(make_qmatrix(X, y, "csvc", None, "rbf", 1.0), np.where(y > 0, 1.0, 0.0), {})
     with pytest.raises(ValueError, match="one label per training point"):
-        solve(make_provider(X, "rbf", 1.0), y[:5], {})
+        solve(make_qmatrix(X, y, "csvc", None, "rbf", 1.0), y[:5], {})
     with pytest.raises(ValueError, match="tol must be > 0"):
-        solve(make_provider(X, "rbf", 1.0), y, {"tol": 0.0})
+        solve(make_qmatrix(X, y, "csvc", None, "rbf", 1.0), y, {"tol": 0.0})
 
 
 @parametrize_with_checks([HardMarginSVC()])

@@ -5,6 +5,7 @@ import pytest
 from sklearn.metrics.pairwise import rbf_kernel
 
 from svmbench.kernels.provider import kernel_row, make_provider, swap_positions
+from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import GSSVC, RSVC, SMOSVC
 from svmbench.solvers.base import SOLVERS, get_solver
 from svmbench.solvers.rsvm import restore_positions, w_norm2
@@ -64,5 +65,5 @@ def test_restoring_positions_after_shrinking_swaps_keeps_rows_right():
                                    rtol=1e-6)
     alpha = np.abs(np.random.default_rng(0).normal(size=12))
     y = np.where(np.arange(12) % 2, 1.0, -1.0)
-    assert w_norm2(provider, y, alpha) == pytest.approx(
+    assert w_norm2(make_qmatrix(X, y, "csvc", gamma=0.5), alpha) == pytest.approx(
         (alpha * y) @ rbf_kernel(X, gamma=0.5) @ (alpha * y), rel=1e-5)

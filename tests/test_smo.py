@@ -17,12 +17,17 @@ from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from svmbench.kernels.provider import make_provider
+from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC
 from svmbench.solvers import get_solver
 
 VARIANTS = ["smo_wss2", "smo_platt", "smo_mod1", "smo_mod2"]
 TOL = 1e-3
+
+
+def csvc(X, y, gamma, cache_mb):
+    """The C-SVC Q-matrix of an RBF kernel, as the estimators build it."""
+    return make_qmatrix(X, y, "csvc", gamma=gamma, cache_mb=cache_mb)
 
 
 def scaled(X):
@@ -106,7 +111,7 @@ def problem(request):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_solution_agrees_with_libsvm(problem, variant):
     p = problem
-    provider = make_provider(p["X"], "rbf", p["gamma"], 0.0, 3, 100.0)
+    provider = csvc(p["X"], p["y"], p["gamma"], 100.0)
     result = get_solver(variant)(provider, p["y"], {"C": p["C"], "tol": TOL})
     assert result.status == "converged"
     exact_objective = dual_objective(p["K"], p["y"], result.alpha)
@@ -122,7 +127,7 @@ def test_solution_agrees_with_libsvm(problem, variant):
 
 def test_wss2_iterations_match_libsvm(problem):
     p = problem
-    provider = make_provider(p["X"], "rbf", p["gamma"], 0.0, 3, 100.0)
+    provider = csvc(p["X"], p["y"], p["gamma"], 100.0)
     result = get_solver("smo_wss2")(provider, p["y"], {"C": p["C"], "tol": TOL})
     assert 0.5 <= result.iterations / p["svc"].n_iter_[0] <= 2.0
 
@@ -133,9 +138,9 @@ def test_kernel_counts(variant, shrinking):
     X, y = load("breast_cancer")
     n = y.shape[0]
     params = {"C": 4.0, "tol": TOL, "shrinking": shrinking}
-    uncached = get_solver(variant)(make_provider(X, "rbf", 0.1, 0.0, 3, 0.0), y, params)
+    uncached = get_solver(variant)(csvc(X, y, 0.1, 0.0), y, params)
     assert uncached.kernel_computed == uncached.kernel_requested
-    cached = get_solver(variant)(make_provider(X, "rbf", 0.1, 0.0, 3, 100.0), y, params)
+    cached = get_solver(variant)(csvc(X, y, 0.1, 100.0), y, params)
     assert cached.kernel_computed <= n * n
     if variant == "smo_wss2":  # rows only: the cache changes nothing but the count of K1
         assert cached.kernel_requested == uncached.kernel_requested
@@ -148,12 +153,12 @@ def test_keerthi_requests_entries_over_the_free_set_only(variant):
     bound sample its row over the support vectors, far below two full rows per step."""
     X, y = load("breast_cancer")
     n, C = y.shape[0], 100.0
-    result = get_solver(variant)(make_provider(X, "rbf", 0.1, 0.0, 3, 0.0), y, {"C": C})
+    result = get_solver(variant)(csvc(X, y, 0.1, 0.0), y, {"C": C})
     assert result.status == "converged"
     n_free = len(free_set(result.alpha, C))
     assert n_free < 0.1 * n  # few free support vectors, so the bound below is far from tight
     assert 0 < result.kernel_requested < 0.25 * 2 * n * result.iterations
-    cached = get_solver(variant)(make_provider(X, "rbf", 0.1, 0.0, 3, 100.0), y, {"C": C})
+    cached = get_solver(variant)(csvc(X, y, 0.1, 100.0), y, {"C": C})
     assert cached.kernel_computed < cached.kernel_requested
 
 
@@ -162,7 +167,7 @@ def test_shrinking_does_not_change_the_solution():
     C, gamma = 8.0, 0.5
     K = rbf_kernel(X, gamma=gamma)
     objectives = [
-        dual_objective(K, y, get_solver("smo_wss2")(make_provider(X, "rbf", gamma, 0, 3, 1.0), y,
+        dual_objective(K, y, get_solver("smo_wss2")(csvc(X, y, gamma, 1.0), y,
                                                     {"C": C, "shrinking": shrinking}).alpha)
         for shrinking in (True, False)
     ]
@@ -172,7 +177,7 @@ def test_shrinking_does_not_change_the_solution():
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_max_iter_stops_early(variant):
     X, y = load("breast_cancer")
-    result = get_solver(variant)(make_provider(X, "rbf", 0.1, 0, 3, 10.0), y,
+    result = get_solver(variant)(csvc(X, y, 0.1, 10.0), y,
                                  {"C": 100.0, "max_iter": 5})
     assert result.status == "max_iter"
     assert result.iterations <= 5
@@ -180,7 +185,7 @@ def test_max_iter_stops_early(variant):
 
 def test_bad_parameters_fail_early():
     X, y = load("wine")
-    provider = make_provider(X, "rbf", 0.1, 0, 3, 1.0)
+    provider = csvc(X, y, 0.1, 1.0)
     with pytest.raises(ValueError, match="C must be > 0"):
         get_solver("smo_wss2")(provider, y, {"C": 0.0})
     with pytest.raises(ValueError, match="both signs"):

@@ -14,6 +14,8 @@ prefix of positions, cached), ``kernel_row_once`` (uncached), ``kernel_entry``, 
 ``swap_positions``; ``counts(q)`` gives (kernel_requested, kernel_computed).
 """
 
+import numpy as np
+
 from svmbench.kernels.provider import make_precomputed_provider, make_provider
 
 Q_KINDS = ("kernel", "csvc", "l2svm")
@@ -32,6 +34,14 @@ def _fold(kind, y, C):
     if C is None or not C > 0:
         raise ValueError(f"an 'l2svm' Q-matrix needs C > 0 for its ridge delta_ij / C (got {C})")
     return y, 1.0, 1.0 / C  # frank-wolfe-svm eq. (12)
+
+
+def check_labels_folded(q, y):
+    """Fail early when a solver that reads Q_ij = y_i y_j k_ij gets a Q-matrix without labels y
+    (e.g. a plain kernel provider): its solution would be silently wrong."""
+    if not np.array_equal(q.signs, np.asarray(y, dtype=np.float64)):
+        raise ValueError("this solver reads a C-SVC Q-matrix: build it with make_qmatrix(X, y, "
+                         "'csvc', ...) from the same labels y it is given")
 
 
 def make_qmatrix(X, y=None, kind="csvc", C=None, kernel="rbf", gamma=1.0, coef0=0.0, degree=3,

@@ -2,7 +2,7 @@
 
 No bias, no regularisation parameter: each training sample enters the expansion at most once,
 with the exact minimiser of the dual (eq. 10) along its coordinate, and the algorithm stops when
-no unused sample has a negative gradient. Each step requests one full kernel row, so
+no unused sample has a negative gradient. The dual's Q_ij = y_i y_j k_ij is a C-SVC Q-matrix. Each step requests one full kernel row, so
 ``kernel_requested`` equals n_sv * n as in the paper's K2; no row is requested twice, so rows
 bypass the cache and K1 == K2.
 """
@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from svmbench.kernels.provider import kernel_row_once
+from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import finish, register_solver
 
 
@@ -27,8 +28,8 @@ def _select(gradient, diag, unused):
 
 
 @njit(cache=True)
-def gs_svm_loop(provider, y, max_iter):
-    n = y.shape[0]
+def gs_svm_loop(provider, max_iter):
+    n = provider.diag.shape[0]
     gradient = -np.ones(n)  # eq. 15, m = 0; kept for every sample so the objective is exact
     alpha = np.zeros(n)
     unused = np.ones(n, dtype=np.bool_)
@@ -47,9 +48,8 @@ def gs_svm_loop(provider, y, max_iter):
         alpha[best] = step
         unused[best] = False
         kernel_row_once(provider, best, n, row)  # each row is used once: no caching
-        scale = step * y[best]
         for b in range(n):  # Algorithm 1, step 6
-            gradient[b] += scale * y[b] * row[b]
+            gradient[b] += step * row[b]
         iterations += 1
         objective[iterations] = objective[iterations - 1] + best_h
     return alpha, iterations, converged, objective[: iterations + 1]
@@ -57,6 +57,7 @@ def gs_svm_loop(provider, y, max_iter):
 
 @register_solver("gs_svm")
 def solve(provider, y, params):
+    check_labels_folded(provider, y)
     max_iter = int(params.get("max_iter", -1))
-    alpha, iterations, converged, objective = gs_svm_loop(provider, y, max_iter)
+    alpha, iterations, converged, objective = gs_svm_loop(provider, max_iter)
     return finish(provider, alpha, 0.0, iterations, converged, objective[-1], objective_trace=objective)

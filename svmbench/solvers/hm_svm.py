@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from svmbench.kernels.provider import kernel_row_once
+from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import finish, register_solver
 
 # a Schur pivot <= PIVOT_RTOL * Q_jj: column j is numerically dependent on the columns of S
@@ -79,11 +80,11 @@ def flush(x):
 
 
 @njit(cache=True)
-def fetch_row(provider, y, position, out):
+def fetch_row(provider, position, out):
     """out[k] = Q_pk = y_p y_k k(x_p, x_k) in double precision, counted by the provider."""
-    kernel_row_once(provider, position, y.shape[0], out)
-    for k in range(y.shape[0]):
-        out[k] = flush(out[k] * y[position] * y[k])
+    kernel_row_once(provider, position, out.shape[0], out)
+    for k in range(out.shape[0]):
+        out[k] = flush(out[k])
 
 
 @njit(cache=True, fastmath={"reassoc", "contract"})
@@ -260,7 +261,7 @@ def ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p, s
 
 
 @njit(cache=True)
-def enter(provider, y, diag, alpha, grad, tolerance, block, L, rows, order, slot, in_face,
+def enter(provider, diag, alpha, grad, tolerance, block, L, rows, order, slot, in_face,
           excluded, free, sizes, T, S22, L22, chosen, chunk_slots, accepted, buf):
     """LH steps 2-5 for up to ``block`` coordinates: the most violating ones (g_j most negative)
     enter S, CHUNK at a time by a blocked bordered Cholesky (T = L^-1 Q_S,C, Schur complement
@@ -280,7 +281,7 @@ def enter(provider, y, diag, alpha, grad, tolerance, block, L, rows, order, slot
         for r in range(c):
             chunk_slots[r] = free[sizes[N_FREE] - 1]
             sizes[N_FREE] -= 1
-            fetch_row(provider, y, chosen[c0 + r], rows[chunk_slots[r]])
+            fetch_row(provider, chosen[c0 + r], rows[chunk_slots[r]])
             row = rows[chunk_slots[r]]
             for k in range(m):
                 T[k, r] = row[order[k]]
@@ -374,8 +375,8 @@ def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, buf
 
 
 @njit(cache=True)
-def hm_svm_loop(provider, y, tol, max_iter):
-    n = y.shape[0]
+def hm_svm_loop(provider, tol, max_iter):
+    n = provider.diag.shape[0]
     diag = provider.diag.copy()  # Q_ii = k_ii since y_i^2 = 1
     max_diag = diag.max() if n > 0 else 0.0
     alpha, grad = np.zeros(n), -np.ones(n)
@@ -438,7 +439,7 @@ def hm_svm_loop(provider, y, tol, max_iter):
         refinements = 0
         if min(n, m + block) > rows.shape[0]:
             rows, L = grow(rows, L, free, sizes, min(n, m + block))
-        outcome, added = enter(provider, y, diag, alpha, grad, tolerance, block, L, rows, order,
+        outcome, added = enter(provider, diag, alpha, grad, tolerance, block, L, rows, order,
                                slot, in_face, excluded, free, sizes, T, S22, L22, chosen,
                                chunk_slots, accepted, buf)
         if outcome == UNBOUNDED:
@@ -479,8 +480,7 @@ def solve(provider, y, params):
         raise ValueError("the kernel has non-finite or negative k(x, x): HM-SVM needs a PSD kernel")
     max_iter = int(params.get("max_iter", -1))
     max_iter = default_max_iter(y.shape[0]) if max_iter < 0 else max_iter
-    alpha, iterations, stop, objective, violation, tolerance = hm_svm_loop(
-        provider, y, tol, max_iter
-    )
+    check_labels_folded(provider, y)
+    alpha, iterations, stop, objective, violation, tolerance = hm_svm_loop(provider, tol, max_iter)
     return finish(provider, alpha, 0.0, iterations, stop == STOP_TOLERANCE, objective,
                   violation=violation, tolerance=tolerance, stop=STOP_NAMES[stop])

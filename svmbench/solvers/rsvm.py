@@ -36,12 +36,12 @@ def restore_positions(provider):
             where[p], where[moved] = p, q
 
 
-def w_norm2(provider, y, alpha):
-    """||w||^2 = sum_ij a_i a_j K_ij with a = alpha * y (gs-svm-tnn2008 eq. 28), rows counted."""
-    signed = alpha * y
-    n = signed.shape[0]
-    return float(sum(signed[i] * (kernel_row(provider, i, n).astype(np.float64) @ signed)
-                     for i in np.flatnonzero(signed)))
+def w_norm2(provider, alpha):
+    """||w||^2 = sum_ij a_i a_j K_ij with a = alpha * y (gs-svm-tnn2008 eq. 28), = alpha'Q alpha
+    for the C-SVC Q-matrix; alpha indexed by position, rows counted."""
+    n = alpha.shape[0]
+    return float(sum(alpha[i] * (kernel_row(provider, i, n).astype(np.float64) @ alpha)
+                     for i in np.flatnonzero(alpha)))
 
 
 def bracket(train, target):
@@ -65,14 +65,14 @@ def solve(provider, y, params):
     inner_params = {k: params[k] for k in ("tol", "shrinking", "max_iter") if k in params}
     tolerance = float(params.get("bisection_tol", 1e-3))
     gs = get_solver("gs_svm")(provider, y, {})
-    target = w_norm2(provider, y, gs.alpha)
+    target = w_norm2(provider, gs.alpha)
     trainings = {}  # log2 C -> (result, ||w||^2)
 
     def train(log2_C):
         if log2_C not in trainings:
             result = soft_margin(provider, y, {**inner_params, "C": 2.0 ** log2_C})
             restore_positions(provider)
-            trainings[log2_C] = result, w_norm2(provider, y, result.alpha)
+            trainings[log2_C] = result, w_norm2(provider, result.alpha)
         return trainings[log2_C][1]
 
     def reached():

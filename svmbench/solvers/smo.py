@@ -7,6 +7,7 @@ scikit-learn's copy), stop when the maximal violation m(a) - M(a) <= tol, bias =
 ``calculate_rho``. Positions [0, active_size) are the active set; shrinking swaps positions in the
 provider (its ``swap_index``) and in the solver's own arrays.
 
+Reads the C-SVC Q-matrix (Q_ij = y_i y_j k_ij) as LIBSVM's Solver reads SVC_Q.
 Kernel counting: each iteration requests the row of i (active-set prefix) during selection and
 reuses it for the update, then the row of j; a change of upper-bound status requests a full row.
 """
@@ -15,10 +16,11 @@ import numpy as np
 from numba import njit
 
 from svmbench.kernels.provider import kernel_row, swap_positions
+from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import finish, register_solver
 from svmbench.solvers.smo_step import (
-    TAU,
     check_two_classes,
+    curvature,
     in_low_set,
     in_up_set,
     is_free,
@@ -51,8 +53,8 @@ def select_working_set(provider, alpha, gradient, y, C, active_size):
         gmax2 = max(gmax2, y[t] * gradient[t])
         gradient_diff = gmax + y[t] * gradient[t]  # b_it, Fan et al. 2005, eq. (13)
         if gradient_diff > 0.0:
-            curvature = provider.diag[i] + provider.diag[t] - 2.0 * row_i[t]  # a_it
-            decrease = -gradient_diff * gradient_diff / (curvature if curvature > 0.0 else TAU)
+            a_it = curvature(provider.diag[i], provider.diag[t], row_i[t], y[i], y[t])
+            decrease = -gradient_diff * gradient_diff / a_it
             if decrease <= best_decrease:
                 j, best_decrease = t, decrease
     return i, j, gmax + gmax2, row_i
@@ -95,13 +97,13 @@ def reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_s
             row = kernel_row(provider, t, active_size)
             for s in range(active_size):
                 if is_free(alpha[s], C):
-                    gradient[t] += alpha[s] * y[s] * y[t] * row[s]
+                    gradient[t] += alpha[s] * row[s]
     else:
         for s in range(active_size):
             if is_free(alpha[s], C):
                 row = kernel_row(provider, s, n)
                 for t in range(active_size, n):
-                    gradient[t] += alpha[s] * y[s] * y[t] * row[t]
+                    gradient[t] += alpha[s] * row[t]
 
 
 @njit(cache=True)
@@ -131,27 +133,27 @@ def do_shrinking(provider, y, alpha, gradient, gradient_bar, C, tol, active_size
 
 
 @njit(cache=True)
-def update_gradient_bar(provider, y, gradient_bar, t, was_upper, C):
+def update_gradient_bar(provider, gradient_bar, t, was_upper, C):
     """Keep G_bar_k = sum over alpha_s = C of C Q_ks when t enters or leaves the upper bound."""
-    n = y.shape[0]
+    n = gradient_bar.shape[0]
     row = kernel_row(provider, t, n)
-    sign = -1.0 if was_upper else 1.0
+    step = -C if was_upper else C
     for k in range(n):
-        gradient_bar[k] += sign * C * y[t] * y[k] * row[k]
+        gradient_bar[k] += step * row[k]
 
 
 @njit(cache=True)
-def initial_gradient(provider, y, alpha, C, gradient, gradient_bar):
+def initial_gradient(provider, alpha, C, gradient, gradient_bar):
     """LIBSVM Solver::Solve: G = Q alpha - 1 and G_bar = sum over alpha_s = C of C Q_s, for a
     warm start from a feasible alpha (one full row per nonzero alpha)."""
-    n = y.shape[0]
+    n = alpha.shape[0]
     for s in range(n):
         if alpha[s] > 0.0:
             row = kernel_row(provider, s, n)
             for t in range(n):
-                gradient[t] += alpha[s] * y[s] * y[t] * row[t]
+                gradient[t] += alpha[s] * row[t]
                 if alpha[s] >= C:
-                    gradient_bar[t] += C * y[s] * y[t] * row[t]
+                    gradient_bar[t] += C * row[t]
 
 
 @njit(cache=True)
@@ -159,7 +161,7 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking):
     n = y.shape[0]
     gradient = -np.ones(n)
     gradient_bar = np.zeros(n)
-    initial_gradient(provider, y, alpha, C, gradient, gradient_bar)
+    initial_gradient(provider, alpha, C, gradient, gradient_bar)
     active_size = n
     unshrink = False
     counter = min(n, SHRINK_PERIOD) + 1
@@ -186,12 +188,11 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking):
         old_i, old_j = alpha[i], alpha[j]
         new_i, new_j = solve_pair(old_i, old_j, gradient[i], gradient[j], y[i], y[j],
                                   provider.diag[i], provider.diag[j], row_i[j], C)
-        update_gradient(gradient, y, row_i, row_j, y[i] * (new_i - old_i), y[j] * (new_j - old_j),
-                        active_size)
+        update_gradient(gradient, row_i, row_j, new_i - old_i, new_j - old_j, active_size)
         alpha[i], alpha[j] = new_i, new_j
         for t, old in ((i, old_i), (j, old_j)):
             if (old >= C) != (alpha[t] >= C):
-                update_gradient_bar(provider, y, gradient_bar, t, old >= C, C)
+                update_gradient_bar(provider, gradient_bar, t, old >= C, C)
     reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size)
     return outcome(alpha, gradient, y, C, iterations, converged)
 
@@ -218,6 +219,7 @@ def solve(provider, y, params):
     (default True), ``max_iter`` (-1: LIBSVM's max(10^7, 100 n)), ``alpha_init`` (optional warm
     start: a feasible alpha, 0 <= alpha <= C and y'alpha = 0)."""
     check_two_classes(y)
+    check_labels_folded(provider, y)
     C, tol, max_iter = smo_settings(params, y.shape[0])
     shrinking = bool(params.get("shrinking", True))
     labels = np.array(y, dtype=np.float64)  # permuted in place by shrinking

@@ -1,10 +1,11 @@
 """SMO with two thresholds: Keerthi, Shevade, Bhattacharyya and Murthy (2001), Modifications 1 and 2.
 
 Follows the paper's pseudo-code: the error cache F_i = sum_j alpha_j y_j k(x_i, x_j) - y_i (its
-eq. 3 without b) is kept for the free samples I0 only. takeStep updates it over I0 (and i1, i2)
-with the kernel entries of i1 and i2 against I0, then sets b_up = min F over I_up and
-b_low = max F over I_low over I0 + {i1, i2}. examineExample computes F of a bound sample from the
-support vectors and lets it refresh the threshold of its set; optimality is b_low <= b_up + 2 tol.
+eq. 3 without b) is kept for the free samples I0 only, as the dual gradient G = Q alpha - 1 of the
+C-SVC Q-matrix (F_i = y_i G_i). takeStep updates it over I0 (and i1, i2) with the Q rows of i1 and
+i2 over I0, then sets b_up = min F over I_up and b_low = max F over I_low over I0 + {i1, i2}.
+examineExample computes G of a bound sample from the support vectors and lets its F refresh the
+threshold of its set; optimality is b_low <= b_up + 2 tol.
 Modification 1 loops over I0 and leaves as soon as I0 is optimal; Modification 2 steps on the
 maximal violating pair (i_up, i_low) until I0 is optimal. Both alternate with passes over all
 samples (Platt's outer loop) until a full pass changes nothing.
@@ -22,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from svmbench.kernels.provider import kernel_row, swap_positions
+from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import finish, register_solver
 from svmbench.solvers.smo_step import (
     check_two_classes,
@@ -31,6 +33,7 @@ from svmbench.solvers.smo_step import (
     outcome,
     propose_pair,
     smo_settings,
+    update_gradient,
 )
 
 # takeStep's minimal relative change. Platt's 1e-3 refuses a short step clipped at a bound; with one
@@ -51,16 +54,16 @@ def block_of(alpha_i, C):
 
 
 @njit(cache=True)
-def swap(provider, y, alpha, f, a, b):
+def swap(provider, y, alpha, g, a, b):
     """Exchange positions a and b in the provider and in the solver's arrays."""
     swap_positions(provider, a, b, True)  # rows keep their prefix before min(a, b)
     y[a], y[b] = y[b], y[a]
     alpha[a], alpha[b] = alpha[b], alpha[a]
-    f[a], f[b] = f[b], f[a]
+    g[a], g[b] = g[b], g[a]
 
 
 @njit(cache=True)
-def place(provider, y, alpha, f, C, ends, p, other):
+def place(provider, y, alpha, g, C, ends, p, other):
     """Move position p into the block of its alpha, one block boundary at a time (each move swaps
     p with the boundary position). Returns the new positions of p and of ``other``."""
     target = block_of(alpha[p], C)
@@ -74,7 +77,7 @@ def place(provider, y, alpha, f, C, ends, p, other):
         else:  # the last position of p's block joins the block after it
             ends[current] -= 1
             q = ends[current]
-        swap(provider, y, alpha, f, p, q)
+        swap(provider, y, alpha, g, p, q)
         if other == q:
             other = p
         elif other == p:
@@ -83,28 +86,29 @@ def place(provider, y, alpha, f, C, ends, p, other):
 
 
 @njit(cache=True)
-def f_from_support_vectors(provider, y, alpha, p, n_sv):
-    """F_p = sum over support vectors j of alpha_j y_j k_pj - y_p (Keerthi et al. 2001, eq. 3
-    without b): the row prefix over the support vectors, n_SV entries."""
+def gradient_from_support_vectors(provider, alpha, p, n_sv):
+    """G_p = sum over support vectors j of alpha_j Q_pj - 1 (= y_p F_p, Keerthi et al. 2001,
+    eq. 3 without b): the row prefix over the support vectors, n_SV entries."""
     total = 0.0
     if n_sv > 0:
         row = kernel_row(provider, p, n_sv)
         for j in range(n_sv):
-            total += alpha[j] * y[j] * row[j]
-    return total - y[p]
+            total += alpha[j] * row[j]
+    return total - 1.0
 
 
 @njit(cache=True)
-def offer(y, alpha, f, C, k, thresholds, extremes):
+def offer(y, alpha, g, C, k, thresholds, extremes):
     """Let F_k lower b_up (k in I_up) or raise b_low (k in I_low) (Keerthi et al. 2001, eq. 12)."""
-    if in_up_set(y[k], alpha[k], C) and f[k] < thresholds[UP]:
-        thresholds[UP], extremes[UP] = f[k], k
-    if in_low_set(y[k], alpha[k], C) and f[k] > thresholds[LOW]:
-        thresholds[LOW], extremes[LOW] = f[k], k
+    f = y[k] * g[k]
+    if in_up_set(y[k], alpha[k], C) and f < thresholds[UP]:
+        thresholds[UP], extremes[UP] = f, k
+    if in_low_set(y[k], alpha[k], C) and f > thresholds[LOW]:
+        thresholds[LOW], extremes[LOW] = f, k
 
 
 @njit(cache=True)
-def refresh_thresholds(y, alpha, f, C, n_free, i1, i2, thresholds, extremes):
+def refresh_thresholds(y, alpha, g, C, n_free, i1, i2, thresholds, extremes):
     """(b_up, i_up) and (b_low, i_low) over I0 + {i1, i2} (Keerthi et al. 2001, takeStep).
 
     Written out rather than calling ``offer`` per sample: a call that passes arrays costs more
@@ -113,10 +117,11 @@ def refresh_thresholds(y, alpha, f, C, n_free, i1, i2, thresholds, extremes):
     b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
     for t in range(n_free + 2):
         k = t if t < n_free else (i1 if t == n_free else i2)
-        if in_up_set(y[k], alpha[k], C) and f[k] < b_up:
-            b_up, i_up = f[k], k
-        if in_low_set(y[k], alpha[k], C) and f[k] > b_low:
-            b_low, i_low = f[k], k
+        f = y[k] * g[k]
+        if in_up_set(y[k], alpha[k], C) and f < b_up:
+            b_up, i_up = f, k
+        if in_low_set(y[k], alpha[k], C) and f > b_low:
+            b_low, i_low = f, k
     thresholds[UP], thresholds[LOW] = b_up, b_low
     if i_up >= 0:
         extremes[UP] = i_up
@@ -125,38 +130,36 @@ def refresh_thresholds(y, alpha, f, C, n_free, i1, i2, thresholds, extremes):
 
 
 @njit(cache=True)
-def take_step(provider, y, alpha, f, C, eps, ends, i1, i2, thresholds, extremes):
+def take_step(provider, y, alpha, g, C, eps, ends, i1, i2, thresholds, extremes):
     """Keerthi et al. 2001, takeStep: True if (alpha_i1, alpha_i2) moved."""
-    # the pair's exact minimiser (Platt 1998, eqs. 16-18) from the dual gradients G = y F
-    progress, new_1, new_2, k_12 = propose_pair(provider, alpha, y, i1, i2, y[i1] * f[i1],
-                                                y[i2] * f[i2], C, eps)
+    # the pair's exact minimiser (Platt 1998, eqs. 16-18)
+    progress, new_1, new_2, q_12 = propose_pair(provider, alpha, y, i1, i2, g[i1], g[i2], C, eps)
     if not progress:
         return False
-    step_1, step_2 = y[i1] * (new_1 - alpha[i1]), y[i2] * (new_2 - alpha[i2])
+    step_1, step_2 = new_1 - alpha[i1], new_2 - alpha[i2]
     n_free = ends[FREE]
     if n_free > 0:  # update fcache[i] for i in I0: the rows of i1 and i2 over I0 only
         row_1 = kernel_row(provider, i1, n_free)
         row_2 = kernel_row(provider, i2, n_free)
-        for k in range(n_free):
-            f[k] += step_1 * row_1[k] + step_2 * row_2[k]
-    if i1 >= n_free:  # F of i1 and i2 when they were not in I0
-        f[i1] += step_1 * provider.diag[i1] + step_2 * k_12
+        update_gradient(g, row_1, row_2, step_1, step_2, n_free)
+    if i1 >= n_free:  # G of i1 and i2 when they were not in I0
+        g[i1] += step_1 * provider.diag[i1] + step_2 * q_12
     if i2 >= n_free:
-        f[i2] += step_1 * k_12 + step_2 * provider.diag[i2]
+        g[i2] += step_1 * q_12 + step_2 * provider.diag[i2]
     alpha[i1], alpha[i2] = new_1, new_2
-    i1, i2 = place(provider, y, alpha, f, C, ends, i1, i2)  # update I0, I1, ..., I4
-    i2, i1 = place(provider, y, alpha, f, C, ends, i2, i1)
-    refresh_thresholds(y, alpha, f, C, ends[FREE], i1, i2, thresholds, extremes)
+    i1, i2 = place(provider, y, alpha, g, C, ends, i1, i2)  # update I0, I1, ..., I4
+    i2, i1 = place(provider, y, alpha, g, C, ends, i2, i1)
+    refresh_thresholds(y, alpha, g, C, ends[FREE], i1, i2, thresholds, extremes)
     return True
 
 
 @njit(cache=True)
-def examine_example(provider, y, alpha, f, C, tol, eps, ends, i2, thresholds, extremes):
+def examine_example(provider, y, alpha, g, C, tol, eps, ends, i2, thresholds, extremes):
     """Keerthi et al. 2001, examineExample: 1 if a step was taken."""
-    if i2 >= ends[FREE]:  # not in I0: F from the support vectors, then (b_up, i_up) / (b_low, i_low)
-        f[i2] = f_from_support_vectors(provider, y, alpha, i2, ends[AT_C])
-        offer(y, alpha, f, C, i2, thresholds, extremes)
-    f2 = f[i2]
+    if i2 >= ends[FREE]:  # not in I0: G from the support vectors, then the threshold of its set
+        g[i2] = gradient_from_support_vectors(provider, alpha, i2, ends[AT_C])
+        offer(y, alpha, g, C, i2, thresholds, extremes)
+    f2 = y[i2] * g[i2]
     i1 = -1
     if in_up_set(y[i2], alpha[i2], C) and thresholds[LOW] - f2 > 2.0 * tol:
         i1 = extremes[LOW]
@@ -166,7 +169,7 @@ def examine_example(provider, y, alpha, f, C, tol, eps, ends, i2, thresholds, ex
         return 0
     if i2 < ends[FREE]:  # i2 in I0: the better of the two partners
         i1 = extremes[LOW] if thresholds[LOW] - f2 > f2 - thresholds[UP] else extremes[UP]
-    return 1 if take_step(provider, y, alpha, f, C, eps, ends, i1, i2, thresholds, extremes) else 0
+    return 1 if take_step(provider, y, alpha, g, C, eps, ends, i1, i2, thresholds, extremes) else 0
 
 
 @njit(cache=True)
@@ -174,7 +177,7 @@ def keerthi_loop(provider, y, C, tol, eps, max_iter, maximal_pair):
     """The paper's main routine; y is permuted in place with the provider's positions."""
     n = y.shape[0]
     alpha = np.zeros(n)
-    f = -y  # F = -y at alpha = 0, for every sample; kept valid over I0 from now on
+    g = -np.ones(n)  # G = -1 (F = -y) at alpha = 0, every sample; kept valid over I0 from now on
     ends = np.zeros(2, dtype=np.int64)  # I0 and the support vectors are empty
     thresholds = np.array([-1.0, 1.0])  # b_up = -1 at a sample of class 1, b_low = 1 of class 2
     extremes = np.array([np.argmax(y > 0), np.argmax(y < 0)])
@@ -185,7 +188,7 @@ def keerthi_loop(provider, y, C, tol, eps, max_iter, maximal_pair):
         changed = 0
         if examine_all:
             for i in range(n):
-                changed += examine_example(provider, y, alpha, f, C, tol, eps, ends, i,
+                changed += examine_example(provider, y, alpha, g, C, tol, eps, ends, i,
                                            thresholds, extremes)
                 if iterations + changed >= max_iter:
                     break
@@ -193,7 +196,7 @@ def keerthi_loop(provider, y, C, tol, eps, max_iter, maximal_pair):
         elif not maximal_pair:  # Modification 1: loop over I0 until I0 is optimal
             i = 0
             while i < ends[FREE]:
-                changed += examine_example(provider, y, alpha, f, C, tol, eps, ends, i,
+                changed += examine_example(provider, y, alpha, g, C, tol, eps, ends, i,
                                            thresholds, extremes)
                 if iterations + changed >= max_iter:
                     break
@@ -205,7 +208,7 @@ def keerthi_loop(provider, y, C, tol, eps, max_iter, maximal_pair):
             iterations += changed
         else:  # Modification 2: the maximal violating pair until I0 is optimal
             while thresholds[UP] <= thresholds[LOW] - 2.0 * tol and iterations < max_iter:
-                if not take_step(provider, y, alpha, f, C, eps, ends, extremes[UP], extremes[LOW],
+                if not take_step(provider, y, alpha, g, C, eps, ends, extremes[UP], extremes[LOW],
                                  thresholds, extremes):
                     break
                 iterations += 1
@@ -213,12 +216,13 @@ def keerthi_loop(provider, y, C, tol, eps, max_iter, maximal_pair):
     converged = not (changed > 0 or examine_all) and iterations < max_iter
     if not converged:  # F of the bound samples dates from their last examination
         for i in range(ends[FREE], n):
-            f[i] = f_from_support_vectors(provider, y, alpha, i, ends[AT_C])
-    return outcome(alpha, y * f, y, C, iterations, converged)
+            g[i] = gradient_from_support_vectors(provider, alpha, i, ends[AT_C])
+    return outcome(alpha, g, y, C, iterations, converged)
 
 
 def solve(provider, y, params, maximal_pair):
     check_two_classes(y)
+    check_labels_folded(provider, y)
     C, tol, max_iter = smo_settings(params, y.shape[0])
     eps = float(params.get("eps", KEERTHI_EPS))
     labels = np.array(y, dtype=np.float64)  # permuted in place with the provider's positions

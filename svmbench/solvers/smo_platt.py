@@ -14,6 +14,7 @@ LIBSVM's TAU step instead of Platt's end-point objective test: both move to the 
 import numpy as np
 from numba import njit
 
+from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import finish, register_solver
 from svmbench.solvers.smo_step import (
     check_two_classes,
@@ -27,14 +28,13 @@ from svmbench.solvers.smo_step import (
 
 @njit(cache=True)
 def platt_step(provider, alpha, gradient, y, i1, i2, C, eps, threshold):
-    """takeStep plus Platt's threshold update (eqs. 20-21); threshold[0] is Platt's b."""
-    b = threshold[0]
-    error_1, error_2 = y[i1] * gradient[i1] - b, y[i2] * gradient[i2] - b
-    progress, delta_1, delta_2, k_12 = take_step(provider, alpha, gradient, y, i1, i2, C, eps)
+    """takeStep plus Platt's threshold update (eqs. 20-21); threshold[0] is Platt's b.
+
+    Eq. (20)'s b1 = E1 + y1 (a1' - a1) k11 + y2 (a2' - a2) k12 + b is the b that zeroes E1 after the
+    step: F1 = y1 G1 of the updated gradient (eq. 21 likewise for b2)."""
+    progress = take_step(provider, alpha, gradient, y, i1, i2, C, eps)
     if progress:
-        step_1, step_2 = y[i1] * delta_1, y[i2] * delta_2
-        b1 = error_1 + step_1 * provider.diag[i1] + step_2 * k_12 + b  # eq. (20)
-        b2 = error_2 + step_1 * k_12 + step_2 * provider.diag[i2] + b  # eq. (21)
+        b1, b2 = y[i1] * gradient[i1], y[i2] * gradient[i2]
         if is_free(alpha[i1], C):
             threshold[0] = b1
         elif is_free(alpha[i2], C):
@@ -101,6 +101,7 @@ def solve(provider, y, params):
     relative change, default 1e-3), ``max_iter`` (-1: max(10^7, 100 n)), ``seed`` (random starts,
     default 0)."""
     check_two_classes(y)
+    check_labels_folded(provider, y)
     C, tol, max_iter = smo_settings(params, y.shape[0])
     eps = float(params.get("eps", 1e-3))
     seed = int(params.get("seed", 0))

@@ -1,10 +1,10 @@
 """What every soft-margin SMO variant shares: the two-variable step, the gradient, the bias.
 
-Platt's variant and LIBSVM's keep the gradient of the dual ``G = Q alpha - 1``
-(Q_ij = y_i y_j k_ij) for every sample; Keerthi et al.'s keep ``F_i = y_i G_i`` (Keerthi et al.
-2001, eq. 3 with b dropped) over the free samples only and hand ``G = y F`` to the shared tail
-(``outcome``) at the end. Platt's errors are ``E_i = F_i - b`` (Platt 1998, u = w.x - b). The index
-sets ``I_up`` / ``I_low`` are Keerthi et al.'s I0+I1+I2 / I0+I3+I4 and LIBSVM's I_up / I_low.
+Every variant reads a C-SVC Q-matrix (Q_ij = y_i y_j k_ij, svmbench.kernels.qmatrix) and keeps the
+gradient of the dual ``G = Q alpha - 1``: Platt's and LIBSVM's for every sample, Keerthi et al.'s
+over the free samples only. Keerthi et al.'s ``F_i = y_i G_i`` (2001, eq. 3 with b dropped) and
+Platt's errors ``E_i = F_i - b`` (Platt 1998, u = w.x - b) are read off G. The index sets
+``I_up`` / ``I_low`` are Keerthi et al.'s I0+I1+I2 / I0+I3+I4 and LIBSVM's I_up / I_low.
 """
 
 import numpy as np
@@ -56,14 +56,19 @@ def in_low_set(y_i, alpha_i, C):
 
 
 @njit(cache=True)
-def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, k_ii, k_jj, k_ij, C):
+def curvature(q_ii, q_jj, q_ij, y_i, y_j):
+    """k_ii + k_jj - 2 k_ij from Q entries (q_ij = y_i y_j k_ij), TAU when it is not positive."""
+    value = q_ii + q_jj - 2.0 * y_i * y_j * q_ij
+    return value if value > 0.0 else TAU
+
+
+@njit(cache=True)
+def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C):
     """Exact minimiser over (alpha_i, alpha_j) on y_i a_i + y_j a_j = const, clipped to [0, C]^2
     (Platt 1998, eqs. 16-18, in LIBSVM's Solver::Solve form with TAU for non-positive curvature)."""
-    curvature = k_ii + k_jj - 2.0 * k_ij
-    if curvature <= 0.0:
-        curvature = TAU
+    curvature_ij = curvature(q_ii, q_jj, q_ij, y_i, y_j)
     if y_i != y_j:
-        delta = (-gradient_i - gradient_j) / curvature
+        delta = (-gradient_i - gradient_j) / curvature_ij
         diff = alpha_i - alpha_j
         alpha_i += delta
         alpha_j += delta
@@ -78,7 +83,7 @@ def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, k_ii, k_jj, k
         elif alpha_j > C:
             alpha_j, alpha_i = C, C + diff
     else:
-        delta = (gradient_i - gradient_j) / curvature
+        delta = (gradient_i - gradient_j) / curvature_ij
         total = alpha_i + alpha_j
         alpha_i -= delta
         alpha_j += delta
@@ -96,42 +101,41 @@ def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, k_ii, k_jj, k
 
 
 @njit(cache=True)
-def update_gradient(gradient, y, row_i, row_j, signed_step_i, signed_step_j, length):
-    """G_k += Q_ki d_i + Q_kj d_j for k < length, with signed_step = y * d (LIBSVM "update G")."""
+def update_gradient(gradient, row_i, row_j, step_i, step_j, length):
+    """G_k += Q_ki d_i + Q_kj d_j for k < length (LIBSVM's "update G")."""
     for k in range(length):
-        gradient[k] += y[k] * (signed_step_i * row_i[k] + signed_step_j * row_j[k])
+        gradient[k] += step_i * row_i[k] + step_j * row_j[k]
 
 
 @njit(cache=True)
 def propose_pair(provider, alpha, y, i, j, gradient_i, gradient_j, C, eps):
-    """The first half of Platt's takeStep: (progress, new alpha_i, new alpha_j, k_ij), progress
+    """The first half of Platt's takeStep: (progress, new alpha_i, new alpha_j, Q_ij), progress
     False when i == j or alpha_j would move by less than eps (relative).
 
-    Only k_ij is requested before the progress test, so a refused pair costs one kernel entry.
+    Only Q_ij is requested before the progress test, so a refused pair costs one kernel entry.
     """
     if i == j:
         return False, alpha[i], alpha[j], 0.0
-    k_ij = kernel_entry(provider, i, j)
+    q_ij = kernel_entry(provider, i, j)
     new_i, new_j = solve_pair(alpha[i], alpha[j], gradient_i, gradient_j, y[i], y[j],
-                              provider.diag[i], provider.diag[j], k_ij, C)
+                              provider.diag[i], provider.diag[j], q_ij, C)
     progress = abs(new_j - alpha[j]) >= eps * (new_j + alpha[j] + eps)  # Platt 1998, takeStep
-    return progress, new_i, new_j, k_ij
+    return progress, new_i, new_j, q_ij
 
 
 @njit(cache=True)
 def take_step(provider, alpha, gradient, y, i, j, C, eps):
-    """Platt's takeStep on (i, j) over all n samples: returns (progress, d_i, d_j, k_ij)."""
-    progress, new_i, new_j, k_ij = propose_pair(provider, alpha, y, i, j, gradient[i],
-                                                gradient[j], C, eps)
+    """Platt's takeStep on (i, j) over all n samples: True if the pair moved."""
+    progress, new_i, new_j, _ = propose_pair(provider, alpha, y, i, j, gradient[i], gradient[j],
+                                             C, eps)
     if not progress:
-        return False, 0.0, 0.0, k_ij
-    delta_i, delta_j = new_i - alpha[i], new_j - alpha[j]
+        return False
     n = y.shape[0]
     row_i = kernel_row(provider, i, n)
     row_j = kernel_row(provider, j, n)
-    update_gradient(gradient, y, row_i, row_j, y[i] * delta_i, y[j] * delta_j, n)
+    update_gradient(gradient, row_i, row_j, new_i - alpha[i], new_j - alpha[j], n)
     alpha[i], alpha[j] = new_i, new_j
-    return True, delta_i, delta_j, k_ij
+    return True
 
 
 @njit(cache=True)
