@@ -199,15 +199,16 @@ class SMOSVC(KernelSVC):
 
     Parameters: ``C``, ``kernel``, ``gamma``, ``coef0``, ``degree`` as ``sklearn.svm.SVC``; ``tol``
     (wss2: maximal violation; mod1/mod2: b_low <= b_up + 2 tol; platt: KKT tolerance),
-    ``shrinking`` (wss2 only), ``cache_mb`` (LRU kernel-row cache), ``max_iter`` (-1: LIBSVM's
-    max(10^7, 100 n)), ``warm_start`` (wss2 only: start from the previous fit's alphas, scaled
+    ``shrinking`` and ``shrinking_rules`` (wss2 only: "libsvm283" or "libsvm3"), ``cache_mb``
+    (LRU kernel-row cache), ``max_iter`` (-1: LIBSVM's max(10^7, 100 n)), ``warm_start`` (wss2 only: start from the previous fit's alphas, scaled
     into the new box [0, C] so they stay feasible; for a grid over C on the same data).
     """
 
-    solver_params = ("C", "tol", "shrinking", "max_iter")
+    solver_params = ("C", "tol", "shrinking", "shrinking_rules", "max_iter")
 
     def __init__(self, variant="wss2", C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3,
-                 tol=1e-3, shrinking=True, cache_mb=100.0, max_iter=-1, warm_start=False):
+                 tol=1e-3, shrinking=True, cache_mb=100.0, max_iter=-1, warm_start=False,
+                 shrinking_rules="libsvm283"):
         self.variant = variant
         self.C = C
         self.kernel = kernel
@@ -219,6 +220,7 @@ class SMOSVC(KernelSVC):
         self.cache_mb = cache_mb
         self.max_iter = max_iter
         self.warm_start = warm_start
+        self.shrinking_rules = shrinking_rules
 
     @property
     def solver_name(self):

@@ -162,16 +162,32 @@ def test_keerthi_requests_entries_over_the_free_set_only(variant):
     assert cached.kernel_computed < cached.kernel_requested
 
 
-def test_shrinking_does_not_change_the_solution():
+@pytest.mark.parametrize("rules", ["libsvm283", "libsvm3"])
+def test_shrinking_does_not_change_the_solution(rules):
     X, y = load("random")
     C, gamma = 8.0, 0.5
     K = rbf_kernel(X, gamma=gamma)
-    objectives = [
-        dual_objective(K, y, get_solver("smo_wss2")(csvc(X, y, gamma, 1.0), y,
-                                                    {"C": C, "shrinking": shrinking}).alpha)
-        for shrinking in (True, False)
-    ]
+    results = [get_solver("smo_wss2")(csvc(X, y, gamma, 1.0), y,
+                                      {"C": C, "shrinking": shrinking, "shrinking_rules": rules})
+               for shrinking in (True, False)]
+    assert all(r.status == "converged" for r in results)
+    objectives = [dual_objective(K, y, r.alpha) for r in results]
     assert objectives[0] == pytest.approx(objectives[1], rel=1e-4)
+
+
+def test_shrinking_rules_differ_in_requests_not_in_the_solution():
+    """LIBSVM 2.83 and 3.x shrink, unshrink and reconstruct the gradient differently: the same
+    optimum, different kernel requests (breast cancer at C = 100 reaches the unshrink point)."""
+    X, y = load("breast_cancer")
+    K = rbf_kernel(X, gamma=0.1)
+    results = [get_solver("smo_wss2")(csvc(X, y, 0.1, 0.0), y,
+                                      {"C": 100.0, "shrinking_rules": rules})
+               for rules in ("libsvm283", "libsvm3")]
+    objectives = [dual_objective(K, y, r.alpha) for r in results]
+    assert objectives[0] == pytest.approx(objectives[1], rel=1e-5)
+    assert results[0].kernel_requested != results[1].kernel_requested
+    with pytest.raises(ValueError, match="shrinking_rules"):
+        get_solver("smo_wss2")(csvc(X, y, 0.1, 0.0), y, {"shrinking_rules": "libsvm2"})
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -2,8 +2,9 @@
 
 Fan, Chen and Lin (2005), "Working set selection using second order information for training
 SVMs" (WSS 2), as implemented by LIBSVM's ``Solver`` (svm.cpp): ``select_working_set``,
-``do_shrinking`` / ``be_shrunk`` / ``reconstruct_gradient`` (LIBSVM 3.x rules, as in
-scikit-learn's copy), stop when the maximal violation m(a) - M(a) <= tol, bias = -rho from
+``do_shrinking`` / ``be_shrunk`` / ``reconstruct_gradient`` (LIBSVM 2.83's rules by default,
+``shrinking_rules="libsvm3"`` for LIBSVM 3.x's, as in scikit-learn's copy), stop when the
+maximal violation m(a) - M(a) <= tol, bias = -rho from
 ``calculate_rho``. Positions [0, active_size) are the active set; shrinking swaps positions in the
 provider (its ``swap_index``) and in the solver's own arrays.
 
@@ -32,6 +33,9 @@ from svmbench.solvers.smo_step import (
 
 # iterations between two shrinking passes (LIBSVM: min(l, 1000))
 SHRINK_PERIOD = 1000
+# shrinking and gradient-reconstruction rules: LIBSVM 2.83's (svm.cpp of Nov. 2006) or 3.x's
+LIBSVM283, LIBSVM3 = 0, 1
+SHRINKING_RULES = {"libsvm283": LIBSVM283, "libsvm3": LIBSVM3}
 
 
 @njit(cache=True)
@@ -81,8 +85,12 @@ def swap(provider, y, alpha, gradient, gradient_bar, a, b):
 
 
 @njit(cache=True)
-def reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size):
-    """LIBSVM Solver::reconstruct_gradient: G of the shrunk samples from G_bar and the free ones."""
+def reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, rules):
+    """LIBSVM Solver::reconstruct_gradient: G of the shrunk samples from G_bar and the free ones.
+
+    LIBSVM 2.83 requests the full row of every free active sample; LIBSVM 3.x instead requests the
+    active prefix of every shrunk sample's row when that is fewer entries (its nr_free * l >
+    2 * active_size * (l - active_size) rule)."""
     n = y.shape[0]
     if active_size == n:
         return
@@ -92,7 +100,7 @@ def reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_s
     for t in range(active_size):
         if is_free(alpha[t], C):
             n_free += 1
-    if n_free * n > 2 * active_size * (n - active_size):
+    if rules == LIBSVM3 and n_free * n > 2 * active_size * (n - active_size):
         for t in range(active_size, n):
             row = kernel_row(provider, t, active_size)
             for s in range(active_size):
@@ -107,17 +115,25 @@ def reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_s
 
 
 @njit(cache=True)
-def do_shrinking(provider, y, alpha, gradient, gradient_bar, C, tol, active_size, unshrink):
-    """LIBSVM Solver::do_shrinking; returns (active_size, unshrink)."""
-    gmax_up, gmax_low = -np.inf, -np.inf  # max of -y G over I_up, of y G over I_low
+def violating_extremes(y, alpha, gradient, C, active_size):
+    """(max of -y G over I_up, max of y G over I_low) over the active set."""
+    gmax_up, gmax_low = -np.inf, -np.inf
     for t in range(active_size):
         if in_up_set(y[t], alpha[t], C):
             gmax_up = max(gmax_up, -y[t] * gradient[t])
         if in_low_set(y[t], alpha[t], C):
             gmax_low = max(gmax_low, y[t] * gradient[t])
+    return gmax_up, gmax_low
+
+
+@njit(cache=True)
+def shrink_libsvm3(provider, y, alpha, gradient, gradient_bar, C, tol, active_size, unshrink):
+    """LIBSVM 3.x Solver::do_shrinking; returns (active_size, unshrink). At the first gap
+    <= 10 tol every sample becomes active again before the shrinking pass."""
+    gmax_up, gmax_low = violating_extremes(y, alpha, gradient, C, active_size)
     if not unshrink and gmax_up + gmax_low <= tol * 10:
         unshrink = True
-        reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size)
+        reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, LIBSVM3)
         active_size = y.shape[0]
     t = 0
     while t < active_size:
@@ -130,6 +146,35 @@ def do_shrinking(provider, y, alpha, gradient, gradient_bar, C, tol, active_size
                 active_size -= 1
         t += 1
     return active_size, unshrink
+
+
+@njit(cache=True)
+def shrink_libsvm283(provider, y, alpha, gradient, gradient_bar, C, tol, active_size, unshrink):
+    """LIBSVM 2.83 Solver::do_shrinking; returns (active_size, unshrink). Nothing happens when the
+    active set is optimal (gap < tol); a shrunk sample is swapped with the last active position
+    and that newcomer examined in turn; at the first gap <= 10 tol the gradient is reconstructed
+    and only the shrunk samples that no longer pass the shrinking test become active again."""
+    gmax_up, gmax_low = violating_extremes(y, alpha, gradient, C, active_size)
+    if gmax_up + gmax_low < tol:
+        return active_size, unshrink
+    t = 0
+    while t < active_size:
+        if be_shrunk(t, y, alpha, gradient, C, gmax_up, gmax_low):
+            active_size -= 1
+            swap(provider, y, alpha, gradient, gradient_bar, t, active_size)
+        else:
+            t += 1
+    if unshrink or gmax_up + gmax_low > tol * 10:
+        return active_size, unshrink
+    reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, LIBSVM283)
+    t = y.shape[0] - 1
+    while t >= active_size:
+        if is_free(alpha[t], C) or be_shrunk(t, y, alpha, gradient, C, gmax_up, gmax_low):
+            t -= 1
+        else:
+            swap(provider, y, alpha, gradient, gradient_bar, t, active_size)
+            active_size += 1
+    return active_size, True
 
 
 @njit(cache=True)
@@ -157,7 +202,7 @@ def initial_gradient(provider, alpha, C, gradient, gradient_bar):
 
 
 @njit(cache=True)
-def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking):
+def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking, rules):
     n = y.shape[0]
     gradient = -np.ones(n)
     gradient_bar = np.zeros(n)
@@ -171,12 +216,16 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking):
         counter -= 1
         if counter == 0:
             counter = min(n, SHRINK_PERIOD)
-            if shrinking:
-                active_size, unshrink = do_shrinking(provider, y, alpha, gradient, gradient_bar,
-                                                     C, tol, active_size, unshrink)
+            if shrinking and rules == LIBSVM283:
+                active_size, unshrink = shrink_libsvm283(provider, y, alpha, gradient,
+                                                         gradient_bar, C, tol, active_size,
+                                                         unshrink)
+            elif shrinking:
+                active_size, unshrink = shrink_libsvm3(provider, y, alpha, gradient, gradient_bar,
+                                                       C, tol, active_size, unshrink)
         i, j, gap, row_i = select_working_set(provider, alpha, gradient, y, C, active_size)
         if gap < tol or j < 0:
-            reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size)
+            reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, rules)
             active_size = n
             i, j, gap, row_i = select_working_set(provider, alpha, gradient, y, C, active_size)
             if gap < tol or j < 0:
@@ -193,7 +242,7 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking):
         for t, old in ((i, old_i), (j, old_j)):
             if (old >= C) != (alpha[t] >= C):
                 update_gradient_bar(provider, gradient_bar, t, old >= C, C)
-    reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size)
+    reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, rules)
     return outcome(alpha, gradient, y, C, iterations, converged)
 
 
@@ -216,15 +265,20 @@ def feasible_start(alpha_init, y, C):
 @register_solver("smo_wss2")
 def solve(provider, y, params):
     """Params: ``C``, ``tol`` (maximal violation, LIBSVM's eps, default 1e-3), ``shrinking``
-    (default True), ``max_iter`` (-1: LIBSVM's max(10^7, 100 n)), ``alpha_init`` (optional warm
+    (default True), ``shrinking_rules`` ("libsvm283", default, or "libsvm3"), ``max_iter``
+    (-1: LIBSVM's max(10^7, 100 n)), ``alpha_init`` (optional warm
     start: a feasible alpha, 0 <= alpha <= C and y'alpha = 0)."""
     check_two_classes(y)
     check_labels_folded(provider, y)
     C, tol, max_iter = smo_settings(params, y.shape[0])
     shrinking = bool(params.get("shrinking", True))
+    rules = params.get("shrinking_rules", "libsvm283")
+    if rules not in SHRINKING_RULES:
+        raise ValueError(f"unknown shrinking_rules {rules!r}; "
+                         f"choose one of {list(SHRINKING_RULES)}")
     labels = np.array(y, dtype=np.float64)  # permuted in place by shrinking
     alpha = feasible_start(params.get("alpha_init"), labels, C)
     alpha, bias, iterations, converged, objective, violation = wss2_loop(
-        provider, labels, alpha, C, tol, max_iter, shrinking
+        provider, labels, alpha, C, tol, max_iter, shrinking, SHRINKING_RULES[rules]
     )
     return finish(provider, alpha, bias, iterations, converged, objective, violation=violation)
