@@ -81,6 +81,15 @@ def dual_objective(K, y, alpha):
     return 0.5 * signed @ K @ signed - alpha.sum()
 
 
+def independent_kkt_violation(K, y, alpha, bias, C):
+    """Largest violation of y_i f(x_i) >= 1 (alpha_i = 0), = 1 (free), <= 1 (alpha_i = C), from
+    K in float64 (not the solver's gradient)."""
+    margin = y * (K @ (alpha * y) + bias) - 1.0
+    violation = np.where(alpha <= 0, np.maximum(-margin, 0),
+                         np.where(alpha >= C, np.maximum(margin, 0), np.abs(margin)))
+    return violation.max()
+
+
 def free_set(alpha, C):
     return set(np.flatnonzero((alpha > 1e-8 * C) & (alpha < C * (1 - 1e-8))))
 
@@ -107,8 +116,13 @@ def problem(request):
 def test_solution_agrees_with_libsvm(problem, variant):
     p = problem
     provider = make_provider(p["X"], "rbf", p["gamma"], 0.0, 3, 100.0)
-    result = get_solver(variant)(provider, p["y"], {"C": p["C"], "tol": TOL})
+    # Platt's own eps = 1e-3 may refuse steps still needed (test_platt_refusals_are_stalled)
+    eps = {"eps": 1e-6} if variant == "smo_platt" else {}
+    result = get_solver(variant)(provider, p["y"], {"C": p["C"], "tol": TOL, **eps})
     assert result.status == "converged"
+    float32_rows = 1e-7 * (1.0 + result.alpha.sum())  # the solver's gradient uses float32 rows
+    assert independent_kkt_violation(p["K"], p["y"], result.alpha, result.bias, p["C"]) <= (
+        result.tolerance + float32_rows)
     exact_objective = dual_objective(p["K"], p["y"], result.alpha)
     assert exact_objective == pytest.approx(p["svc_objective"], rel=1e-3)
     assert result.objective == pytest.approx(exact_objective, rel=1e-5)
@@ -118,6 +132,19 @@ def test_solution_agrees_with_libsvm(problem, variant):
     decision += result.bias
     reference = p["svc"].decision_function(p["X_test"])
     assert np.max(np.abs(decision - reference)) <= 0.02 * max(1.0, np.max(np.abs(reference)))
+
+
+def test_platt_refusals_are_stalled():
+    """With Platt's eps = 1e-3 takeStep refuses the short steps this problem still needs: the
+    loop ends by its own rule, the KKT check says the point is not optimal: "stalled"."""
+    X, y = load("random")
+    C, gamma = draw_params(3001)
+    X, y, _ = train_test(X, y, 1)
+    result = get_solver("smo_platt")(make_provider(X, "rbf", gamma, 0.0, 3, 100.0), y,
+                                     {"C": C, "tol": TOL, "eps": 1e-3})
+    K = rbf_kernel(X, gamma=gamma)
+    assert result.status == "stalled"
+    assert independent_kkt_violation(K, y, result.alpha, result.bias, C) > 2 * TOL
 
 
 def test_wss2_iterations_match_libsvm(problem):

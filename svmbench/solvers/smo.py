@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from svmbench.kernels.provider import kernel_row, swap_positions
-from svmbench.solvers.base import finish, register_solver
+from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
 from svmbench.solvers.smo_step import (
     TAU,
     check_two_classes,
@@ -215,14 +215,16 @@ def feasible_start(alpha_init, y, C):
 @register_solver("smo_wss2")
 def solve(provider, y, params):
     """Params: ``C``, ``tol`` (maximal violation, LIBSVM's eps, default 1e-3), ``shrinking``
-    (default True), ``max_iter`` (-1: LIBSVM's max(10^7, 100 n)), ``alpha_init`` (optional warm
+    (default True), ``max_iter`` (-1: no limit), ``alpha_init`` (optional warm
     start: a feasible alpha, 0 <= alpha <= C and y'alpha = 0)."""
     check_two_classes(y)
-    C, tol, max_iter = smo_settings(params, y.shape[0])
+    C, tol, max_iter = smo_settings(params)
     shrinking = bool(params.get("shrinking", True))
     labels = np.array(y, dtype=np.float64)  # permuted in place by shrinking
     alpha = feasible_start(params.get("alpha_init"), labels, C)
     alpha, bias, iterations, converged, objective, violation = wss2_loop(
         provider, labels, alpha, C, tol, max_iter, shrinking
     )
-    return finish(provider, alpha, bias, iterations, converged, objective, violation=violation)
+    # stopped at m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol
+    return finish(provider, alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
+                  violation, tol)
