@@ -138,7 +138,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         if self.classes_.shape[0] < 2:
             raise ValueError(
                 f"{type(self).__name__} needs samples of at least two classes; y has only one "
-                f"class ({self.classes_[0]!r}). Add samples of another class."
+                f"class ({self.classes_[0]}). Add samples of another class."
             )
         self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
         solve = get_solver(self.solver_name)
