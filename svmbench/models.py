@@ -1,22 +1,25 @@
 """Trained models and scikit-learn compatible estimators over every registered solver.
 
-Binary problems use labels y = +1 for ``classes_[1]`` and -1 for ``classes_[0]`` (as scikit-learn's
-SVC). More classes are trained one-vs-one, the pair (i, j), i < j, with +1 for class j; prediction
-is by voting, ties going to the lowest class index (LIBSVM's rule), as in all five papers.
+Signs as scikit-learn's SVC: binary problems use labels y = +1 for ``classes_[1]`` and -1 for
+``classes_[0]``; more classes are trained one-vs-one, the pair (i, j), i < j, with +1 for class i
+(LIBSVM's order), so a pair's decision value > 0 votes for class i. Prediction is by voting, ties
+going to the lowest class index (LIBSVM's rule), as in all five papers.
 """
 
+import warnings
 from itertools import combinations
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.qmatrix import make_precomputed_qmatrix, make_qmatrix
-from svmbench.solvers.base import get_solver
+from svmbench.solvers.base import CONVERGED, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
 
@@ -34,13 +37,54 @@ def one_vs_one_pairs(n_classes):
 
 
 def pair_votes(decision, n_classes):
-    """Votes per class from pairwise decision values (columns in ``one_vs_one_pairs`` order)."""
+    """Votes per class from pairwise decision values (columns in ``one_vs_one_pairs`` order,
+    > 0 voting for the pair's first class, as LIBSVM)."""
     votes = np.zeros((decision.shape[0], n_classes))
     for column, (low, high) in enumerate(one_vs_one_pairs(n_classes)):
-        wins_high = decision[:, column] > 0
-        votes[:, high] += wins_high
-        votes[:, low] += ~wins_high
+        wins_low = decision[:, column] > 0
+        votes[:, low] += wins_low
+        votes[:, high] += ~wins_low
     return votes
+
+
+def positive_class(pair, n_classes):
+    """The class labelled +1 in a pair's training: ``classes_[1]`` for binary problems, the
+    pair's first class otherwise (scikit-learn's SVC)."""
+    low, high = pair
+    return high if n_classes == 2 else low
+
+
+def warn_unless_converged(estimator, results):
+    """ConvergenceWarning naming each class pair whose training did not converge, and the fix."""
+    failed = [(pair, r) for pair, r in zip(one_vs_one_pairs(len(estimator.classes_)), results)
+              if r.status != CONVERGED]
+    if not failed:
+        return
+    lines = "; ".join(
+        f"classes ({estimator.classes_[low]}, {estimator.classes_[high]}): {r.status} after "
+        f"{r.iterations} iterations, KKT violation {r.kkt_violation:.3g} > tol {r.tolerance:.3g}"
+        for (low, high), r in failed
+    )
+    fixes = " ".join(dict.fromkeys(FIXES[r.status] for _, r in failed))
+    warnings.warn(f"{type(estimator).__name__} did not converge: {lines}. {fixes}",
+                  ConvergenceWarning, stacklevel=3)
+
+
+FIXES = {
+    "max_iter": "max_iter: raise max_iter (-1 means no limit).",
+    "stalled": "stalled: the solver cannot make progress in floating point; loosen tol, rescale "
+               "the features or change gamma.",
+    "infeasible": "infeasible: no hard-margin separator exists (e.g. equal points with different "
+                  "labels); use a soft-margin SVM (SMOSVC).",
+}
+
+
+class PredictionCount:
+    """Kernel values computed by an estimator's last prediction; a mutable holder, so that
+    predicting leaves the estimator's own attributes unchanged (as scikit-learn requires)."""
+
+    def __init__(self):
+        self.kernel_values = 0
 
 
 class KernelSVC(ClassifierMixin, BaseEstimator):
@@ -49,9 +93,10 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     Fitted attributes follow ``sklearn.svm.SVC`` where they apply: ``support_``,
     ``support_vectors_``, ``n_support_``, ``dual_coef_`` (alpha_i * y_i; one row per class pair,
     columns over ``support_``), ``intercept_``, ``n_iter_``; plus ``kernel_requested_`` and
-    ``kernel_computed_`` (summed over class pairs), ``objective_`` and ``status_`` per pair, and
-    ``fit_results_`` (the solvers' full results). Predicting n samples evaluates n * len(support_)
-    kernel values.
+    ``kernel_computed_`` (summed over class pairs), ``objective_``, ``status_`` and
+    ``kkt_violation_`` per pair, and ``fit_results_`` (the solvers' full results); a status other
+    than "converged" raises a ``ConvergenceWarning``. ``kernel_predict_`` is the number of kernel
+    values the last ``predict`` / ``decision_function`` / ``score`` computed (n * len(support_)).
 
     ``kernel="precomputed"`` (as scikit-learn's SVC): ``fit`` takes the kernel matrix
     K(X_train, X_train) and ``predict`` K(X_test, X_train); ``gamma``, ``coef0`` and ``degree`` are
@@ -94,7 +139,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         if self.classes_.shape[0] < 2:
             raise ValueError(
                 f"{type(self).__name__} needs samples of at least two classes; y has only one "
-                f"class ({self.classes_[0]!r}). Add samples of another class."
+                f"class ({self.classes_[0]}). Add samples of another class."
             )
         self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
         solve = get_solver(self.solver_name)
@@ -103,7 +148,8 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self.fit_results_, alphas = [], []
         for pair, (low, high) in enumerate(pairs):
             members = np.flatnonzero((y_index == low) | (y_index == high))
-            labels = np.where(y_index[members] == high, 1.0, -1.0)
+            positive = positive_class((low, high), self.classes_.shape[0])
+            labels = np.where(y_index[members] == positive, 1.0, -1.0)
             settings = self._solver_settings()
             if initial is not None:
                 settings["alpha_init"] = initial[pair][members]
@@ -122,9 +168,18 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self.n_iter_ = np.array([r.iterations for r in self.fit_results_])
         self.objective_ = np.array([r.objective for r in self.fit_results_])
         self.status_ = [r.status for r in self.fit_results_]
+        self.kkt_violation_ = np.array([r.kkt_violation for r in self.fit_results_])
         self.kernel_requested_ = sum(r.kernel_requested for r in self.fit_results_)
         self.kernel_computed_ = sum(r.kernel_computed for r in self.fit_results_)
+        self._prediction = PredictionCount()
+        warn_unless_converged(self, self.fit_results_)
         return self
+
+    @property
+    def kernel_predict_(self):
+        """Kernel values computed by the last prediction (0 for ``kernel="precomputed"``)."""
+        check_is_fitted(self)
+        return self._prediction.kernel_values
 
     def _pair_decision(self, X):
         check_is_fitted(self)
@@ -132,9 +187,10 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse=not precomputed and "csr", dtype=np.float64,
                           reset=False)
         if precomputed:
+            self._prediction.kernel_values = 0
             return X[:, self.support_] @ self.dual_coef_.T + self.intercept_
         spec = make_kernel_spec(self.kernel, self._gamma, self.coef0, self.degree)
-        sums, _ = weighted_kernel_sums(
+        sums, self._prediction.kernel_values = weighted_kernel_sums(
             make_points(X), make_points(self.support_vectors_), spec, self.dual_coef_.T,
             self.n_features_in_,
         )
@@ -149,8 +205,8 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         votes = pair_votes(decision, self.classes_.shape[0])
         confidence = np.zeros_like(votes)
         for column, (low, high) in enumerate(one_vs_one_pairs(self.classes_.shape[0])):
-            confidence[:, high] += decision[:, column]
-            confidence[:, low] -= decision[:, column]
+            confidence[:, low] += decision[:, column]
+            confidence[:, high] -= decision[:, column]
         return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
 
     def predict(self, X):
@@ -200,7 +256,8 @@ class SMOSVC(KernelSVC):
     Parameters: ``C``, ``kernel``, ``gamma``, ``coef0``, ``degree`` as ``sklearn.svm.SVC``; ``tol``
     (wss2: maximal violation; mod1/mod2: b_low <= b_up + 2 tol; platt: KKT tolerance),
     ``shrinking`` and ``shrinking_rules`` (wss2 only: "libsvm283" or "libsvm3"), ``cache_mb``
-    (LRU kernel-row cache), ``max_iter`` (-1: LIBSVM's max(10^7, 100 n)), ``warm_start`` (wss2 only: start from the previous fit's alphas, scaled
+    (LRU kernel-row cache), ``max_iter`` (-1: no limit), ``warm_start`` (wss2 only: start from
+    the previous fit's alphas, scaled
     into the new box [0, C] so they stay feasible; for a grid over C on the same data).
     """
 
@@ -247,13 +304,14 @@ class SMOSVC(KernelSVC):
 class HardMarginSVC(KernelSVC):
     """HM-SVM: the hard-margin dual without bias (gs-svm-tnn2008, eq. 2), solved exactly by a
     primal active-set method (Lawson & Hanson's NNLS for the QP, incrementally updated Cholesky
-    factor of Q over the support vectors) to the KKT tolerance ``tol`` (default 1e-6), solver
-    ``hm_svm``; see :mod:`svmbench.solvers.hm_svm` for the relative tolerance used when the alphas
-    are so large (> ~1e8) that 1e-6 is below rounding.
+    factor of Q over the support vectors) to the absolute KKT tolerance ``tol`` (default 1e-6),
+    solver ``hm_svm``. Data with no hard-margin separator give status "infeasible", alphas too
+    large for ``tol`` in double precision "stalled" (see :mod:`svmbench.solvers.hm_svm`); both
+    raise a ``ConvergenceWarning``.
 
     Parameters: ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol``, ``cache_mb`` (unused: the
-    solver keeps its own double-precision rows of the support vectors), ``max_iter`` (-1:
-    10 n + 1000 active-set iterations).
+    solver keeps its own double-precision rows of the support vectors), ``max_iter`` (-1: no
+    limit; active-set iterations).
     """
 
     solver_name = "hm_svm"

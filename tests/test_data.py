@@ -29,16 +29,18 @@ from svmbench.data import (
     check_training_data,
     checksums,
     encode_labels,
+    fetch,
     list_datasets,
     load_dataset,
     registry,
     resolve_name,
     scale_features,
 )
-from svmbench.data.fetch import COMPRESSIONS, find_local
+from svmbench.data.fetch import COMPRESSIONS, data_path_dirs, find_local
 from svmbench.data.write_configs import CONF_DIR, dataset_config
 
-REAL_DATA_DIRS = [Path(d) for d in os.environ.get("SVMBENCH_DATA_PATH", "").split(os.pathsep) if d]
+REAL_DATA_DIRS = data_path_dirs()
+PINNED_AT_IMPORT = dict(checksums.PINNED_SHA256)  # before any test unpins a stand-in
 COMPRESSORS = {"": lambda b: b, ".bz2": bz2.compress, ".xz": lzma.compress, ".gz": gzip.compress}
 
 # a tiny Adult-like svmlight pair (never uses index 123, like the real a1a)
@@ -50,6 +52,13 @@ TEST_SVMLIGHT = b"+1 4:1 122:1\n-1 6:1\n"
 def no_network_private_cache(monkeypatch, tmp_path):
     monkeypatch.setenv("SVMBENCH_DOWNLOAD", "0")
     monkeypatch.setenv("SVMBENCH_DATA", str(tmp_path / "cache"))
+
+
+@pytest.fixture(autouse=True)
+def generated_files_are_not_the_staged_ones(monkeypatch):
+    """Tests write small stand-ins for a5a and bupa.data, whose real hashes may be pinned."""
+    for path in ("adult/a5a", "adult/a5a.t", "liver-disorders/bupa.data"):
+        monkeypatch.delitem(checksums.PINNED_SHA256, path, raising=False)
 
 
 def write(directory: Path, relpath: str, content: bytes, suffix: str = "") -> Path:
@@ -194,6 +203,30 @@ def test_not_found_lists_every_path_tried_and_how_to_get_it(monkeypatch, tmp_pat
     assert "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/a5a" in message
 
 
+def test_checkout_shared_data_is_the_default_data_path(monkeypatch, tmp_path):
+    """Without SVMBENCH_DATA_PATH the loader looks in <repo>/../shared/data, as the Makefile."""
+    assert fetch.CHECKOUT_DATA == Path(__file__).resolve().parents[2] / "shared" / "data"
+    write(tmp_path / "shared", "adult/a5a", TRAIN_SVMLIGHT)
+    write(tmp_path / "shared", "adult/a5a.t", TEST_SVMLIGHT)
+    monkeypatch.setattr(fetch, "CHECKOUT_DATA", tmp_path / "shared")
+    monkeypatch.delenv("SVMBENCH_DATA_PATH", raising=False)
+    loaded = load_dataset("a5a")
+    assert loaded.source["files"][0]["found_in"] == "data path"
+    assert loaded.source["files"][0]["path"] == str(tmp_path / "shared" / "adult" / "a5a")
+
+
+def test_missing_file_without_data_path_says_what_to_set(monkeypatch, tmp_path):
+    monkeypatch.setattr(fetch, "CHECKOUT_DATA", tmp_path / "no-shared-data")
+    monkeypatch.delenv("SVMBENCH_DATA_PATH", raising=False)
+    with pytest.raises(DataError) as err:
+        load_dataset("a5a")
+    message = str(err.value)
+    assert f"SVMBENCH_DATA_PATH is not set, and {tmp_path / 'no-shared-data'} (the default)" in (
+        message)
+    assert "export SVMBENCH_DATA_PATH=/path/to/shared/data" in message
+    assert f"{tmp_path / 'cache' / 'adult' / 'a5a'}\n" in message + "\n"
+
+
 def test_not_found_without_known_download_points_to_homepage(monkeypatch, tmp_path):
     use_data_path(monkeypatch, tmp_path)
     with pytest.raises(DataError, match="no direct download is known; get it from .*cvm"):
@@ -305,11 +338,47 @@ def test_cached_file_with_wrong_checksum_says_delete_it(monkeypatch, tmp_path):
         load_dataset("a5a")
 
 
+WDBC_ROWS = b"842302,M,17.99,10.38" + b",1.0" * 28 + b"\n842517,M,20.57,17.77" + b",1.0" * 28 + b"\n"
+
+
+@pytest.mark.parametrize("path, key", [("wdbc/wdbc.data", "wdbc"), ("diabetes/diabetes", "diabetes"),
+                                       ("adult/a4a", "a4a"), ("web/w7a", "w7a")])
+def test_truncated_staged_file_is_refused(monkeypatch, tmp_path, path, key):
+    """Files the audit found unpinned: a copy that is cut short must not load."""
+    write(tmp_path, path, WDBC_ROWS if key == "wdbc" else b"-1 1:1\n+1 2:1\n")
+    use_data_path(monkeypatch, tmp_path)
+    expected = checksums.PINNED_SHA256[path]
+    with pytest.raises(DataError) as err:
+        load_dataset(key)
+    message = str(err.value)
+    assert f"checksum mismatch for {key!r} file {tmp_path / path} (found in data path)" in message
+    assert f"expected {expected} (truncated, edited or another version)" in message
+    assert "copy it again from shared/data" in message
+
+
+def test_every_staged_file_is_pinned():
+    if not MANIFEST:
+        pytest.skip("no shared/data/manifest.json in the data path")
+    for file, entry in MANIFEST.items():
+        path = file.removesuffix(".bz2").removesuffix(".xz").removesuffix(".gz")
+        assert PINNED_AT_IMPORT.get(path) == entry["sha256_uncompressed"], path
+
+
+def test_file_that_differs_from_its_source_is_not_downloaded(monkeypatch, tmp_path):
+    """w7a is staged with CRLF line endings: the LIBSVM file cannot match its pin, so no download
+    is tried; the message says to copy shared/data."""
+    monkeypatch.setenv("SVMBENCH_DOWNLOAD", "1")
+    use_data_path(monkeypatch, tmp_path)
+    with pytest.raises(DataError, match="would not match the pinned sha256: the staged copy has "
+                                        "CRLF line endings.*copy shared/data instead"):
+        load_dataset("w7a")
+
+
 def test_corrupt_compressed_file_is_a_data_error(monkeypatch, tmp_path):
     (tmp_path / "d" / "adult").mkdir(parents=True)
     (tmp_path / "d" / "adult" / "a5a.bz2").write_bytes(b"not bzip2 at all")
     use_data_path(monkeypatch, tmp_path / "d")
-    with pytest.raises(DataError, match="cannot decompress .*delete it"):
+    with pytest.raises(DataError, match="cannot decompress .*truncated.*copy it again from shared"):
         load_dataset("a5a")
 
 

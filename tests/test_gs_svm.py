@@ -123,12 +123,11 @@ def test_sklearn_estimator_checks(estimator, check):
 @pytest.mark.parametrize("seed", range(5))
 def test_one_vs_one_votes_elect_what_libsvm_elects_on_a_fixed_model(seed):
     """Our voting (pair_votes, ties to the lowest class index) on scikit-learn's own pairwise
-    decision values gives scikit-learn's prediction; its pair (i, j) > 0 means class i, ours
-    means class j, hence the sign."""
+    decision values gives scikit-learn's prediction (pair (i, j) > 0 means class i in both)."""
     rng = np.random.default_rng(seed)
     X, y = rng.normal(size=(120, 2)), rng.integers(0, 4, size=120)  # noisy: many tied votes
     svc = SVC(gamma=5.0, C=10.0, decision_function_shape="ovo").fit(X, y)
     X_test = rng.normal(size=(300, 2))
-    votes = pair_votes(-svc.decision_function(X_test), 4)
+    votes = pair_votes(svc.decision_function(X_test), 4)
     assert (np.sort(votes, axis=1)[:, -1] == np.sort(votes, axis=1)[:, -2]).any()  # ties occur
     np.testing.assert_array_equal(svc.classes_[np.argmax(votes, axis=1)], svc.predict(X_test))

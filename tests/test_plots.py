@@ -1,5 +1,7 @@
-"""Every figure kind of svmbench.analysis.plots writes non-empty PNG and PDF files."""
+"""Every figure kind of svmbench.analysis.plots: the plotted data are the records' (read back from
+the figure's artists), and the PNG and PDF files hold a drawing."""
 
+import matplotlib.image
 import numpy as np
 import pandas as pd
 import pytest
@@ -25,17 +27,37 @@ def records():
 
 def assert_written(paths):
     assert [p.suffix for p in paths] == [".png", ".pdf"]
-    assert all(p.stat().st_size > 1000 for p in paths)
+    pixels = matplotlib.image.imread(paths[0])
+    assert len(np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0)) > 2  # not blank
+    assert paths[1].read_bytes().startswith(b"%PDF") and paths[1].stat().st_size > 1000
+
+
+def lines_by_label(ax):
+    return {line.get_label(): line for line in ax.get_lines()}
 
 
 def test_scaling_figure(records, tmp_path):
-    assert_written(plots.save_figure(plots.scaling_figure(records[records.C == 4.0], "cvm"),
-                                     tmp_path / "scaling"))
+    cells = records[records.C == 4.0]
+    figure = plots.scaling_figure(cells, "cvm")
+    means = cells.groupby(["algorithm", "n_train"])[["test_error", "train_time_s"]].mean()
+    accuracy, speedup = lines_by_label(figure.axes[0]), lines_by_label(figure.axes[1])
+    assert set(accuracy) == {"cvm", "fw", "mfw"} and set(speedup) == {"fw", "mfw"}
+    np.testing.assert_allclose(accuracy["fw"].get_xdata(), [2477, 3470, 4912])
+    np.testing.assert_allclose(accuracy["fw"].get_ydata(), 100 * (1 - means.loc["fw", "test_error"]))
+    np.testing.assert_allclose(speedup["mfw"].get_ydata(), means.loc["cvm", "train_time_s"]
+                               / means.loc["mfw", "train_time_s"])
+    assert_written(plots.save_figure(figure, tmp_path / "scaling"))
 
 
 def test_metric_vs_c(records, tmp_path):
-    assert_written(plots.save_figure(plots.metric_vs_c(records, ["w1a", "w3a"]),
-                                     tmp_path / "vs_c"))
+    figure = plots.metric_vs_c(records, ["w1a", "w3a"])
+    assert [ax.get_title() for ax in figure.axes[:2]] == ["w1a", "w3a"]
+    w3a = records[(records.dataset == "w3a") & (records.algorithm == "mfw")]
+    expected = 100 * (1 - w3a.groupby("C")["test_error"].mean())
+    line = lines_by_label(figure.axes[1])["mfw"]
+    np.testing.assert_allclose(line.get_xdata(), expected.index)
+    np.testing.assert_allclose(line.get_ydata(), expected)
+    assert_written(plots.save_figure(figure, tmp_path / "vs_c"))
 
 
 def test_objective_vs_iterations(tmp_path):
@@ -43,17 +65,33 @@ def test_objective_vs_iterations(tmp_path):
     traces = {"adaptive": (iterations, 1 / iterations),
               "eta=0.02": (iterations, 1 / np.sqrt(iterations))}
     figure = plots.objective_vs_iterations(traces, "cancer", overshoot={"eta=0.02": 300})
+    line = lines_by_label(figure.axes[0])["adaptive"]
+    np.testing.assert_allclose(line.get_ydata(), 1 / line.get_xdata())
+    assert figure.axes[0].get_title() == "cancer"
     assert_written(plots.save_figure(figure, tmp_path / "objective"))
 
 
 def test_error_bars(records, tmp_path):
-    assert_written(plots.save_figure(plots.error_bars(records), tmp_path / "errors"))
+    figure = plots.error_bars(records)
+    means = records.groupby(["dataset", "algorithm"], sort=False)["test_error"].mean()
+    bars = {(container.get_label(), i): patch.get_height()
+            for container in figure.axes[1].containers if hasattr(container, "patches")
+            for i, patch in enumerate(container.patches)}
+    for i, dataset in enumerate(["w1a", "w2a", "w3a"]):
+        for algorithm in ("cvm", "fw", "mfw"):
+            assert bars[(algorithm, i)] == pytest.approx(means[(dataset, algorithm)])
+    assert_written(plots.save_figure(figure, tmp_path / "errors"))
 
 
 def test_critical_difference_diagram(tmp_path):
     scores = pd.DataFrame(np.random.default_rng(1).normal(size=(20, 5)) + np.arange(5),
                           columns=list("ABCDE"))
-    figure = plots.critical_difference_diagram(stats.nemenyi(scores), "CD")
+    result = stats.nemenyi(scores)
+    figure = plots.critical_difference_diagram(result, "CD")
+    texts = {text.get_text() for text in figure.axes[0].texts}
+    for name, rank in result.average_ranks.items():
+        assert f"{name} ({rank:.2f})" in texts
+    assert f"CD = {result.critical_difference:.2f}" in texts
     assert_written(plots.save_figure(figure, tmp_path / "cd"))
 
 

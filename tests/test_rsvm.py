@@ -3,17 +3,12 @@
 import numpy as np
 import pytest
 from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.kernels.provider import kernel_row, make_provider, swap_positions
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import GSSVC, RSVC, SMOSVC
-from svmbench.solvers.base import SOLVERS, get_solver
 from svmbench.solvers.rsvm import restore_positions, w_norm2
-
-get_solver("gs_svm")  # registers the built-in solvers
-if "smo_wss2" not in SOLVERS:
-    pytest.skip("RSVM needs the soft-margin solver smo_wss2 (svmbench/solvers/smo.py)",
-                allow_module_level=True)
 
 
 def noisy_problem(seed, n=70, d=3):
@@ -67,3 +62,8 @@ def test_restoring_positions_after_shrinking_swaps_keeps_rows_right():
     y = np.where(np.arange(12) % 2, 1.0, -1.0)
     assert w_norm2(make_qmatrix(X, y, "csvc", gamma=0.5), alpha) == pytest.approx(
         (alpha * y) @ rbf_kernel(X, gamma=0.5) @ (alpha * y), rel=1e-5)
+
+
+@parametrize_with_checks([RSVC()])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)

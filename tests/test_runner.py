@@ -8,6 +8,7 @@ from hydra import compose, initialize_config_dir
 
 from svmbench import runner
 from svmbench.algorithms import build_estimator
+from svmbench.data import checksums
 from svmbench.runner import CONF_DIR, run_cell
 from svmbench.store import ResultStore
 
@@ -79,6 +80,7 @@ def write_diabetes(folder, lines):
 def test_bad_data_fails_the_cell_with_the_reason_and_the_sweep_goes_on(tmp_path, monkeypatch,
                                                                         lines, reason):
     write_diabetes(tmp_path / "data", lines)
+    monkeypatch.delitem(checksums.PINNED_SHA256, "diabetes/diabetes")  # a stand-in, not the real
     monkeypatch.setenv("SVMBENCH_DATA_PATH", str(tmp_path / "data"))
     monkeypatch.setenv("SVMBENCH_DATA", str(tmp_path / "cache"))
     (record,) = run_cell(config(tmp_path / "store", "dataset=diabetes"))

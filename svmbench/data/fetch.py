@@ -1,9 +1,10 @@
-"""Find a data file, in this order (DESIGN.md "Data"): every directory of ``SVMBENCH_DATA_PATH``,
-the cache ``SVMBENCH_DATA`` (default ``~/.cache/svmbench``), then a download from the original
-source into the cache. ``SVMBENCH_DOWNLOAD=0`` forbids the network.
+"""Find a data file, in this order (DESIGN.md "Data"): every directory of ``SVMBENCH_DATA_PATH``
+(when it is not set: ``shared/data`` beside the checkout, ``<repo>/../shared/data``, as the Makefile
+does), the cache ``SVMBENCH_DATA`` (default ``~/.cache/svmbench``), then a download from the
+original source into the cache, announced on stderr. ``SVMBENCH_DOWNLOAD=0`` forbids the network.
 
 Each place may hold the file plain or compressed (``.bz2``, ``.xz``, ``.gz``). The returned content
-is always the uncompressed bytes, checked against the pinned sha256 when one is known.
+is always the uncompressed bytes, checked against the pinned sha256 (every staged file has one).
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from svmbench.data.checksums import DIFFERS_FROM_SOURCE
 from svmbench.data.errors import DataError
 from svmbench.data.registry import DataFile, DatasetSpec
 
 COMPRESSIONS = {"": None, ".bz2": bz2.decompress, ".xz": lzma.decompress, ".gz": gzip.decompress}
 DOWNLOAD_TIMEOUT_S = 120
+# the staged data beside a source checkout: <repo>/../shared/data
+CHECKOUT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,11 @@ class FetchedFile:
 
 
 def data_path_dirs() -> list[Path]:
-    entries = os.environ.get("SVMBENCH_DATA_PATH", "").split(os.pathsep)
+    """The directories of ``SVMBENCH_DATA_PATH``; when it is not set, the checkout's
+    ``../shared/data`` if that exists (set ``SVMBENCH_DATA_PATH=`` to search the cache only)."""
+    if "SVMBENCH_DATA_PATH" not in os.environ:
+        return [CHECKOUT_DATA] if CHECKOUT_DATA.is_dir() else []
+    entries = os.environ["SVMBENCH_DATA_PATH"].split(os.pathsep)
     return [Path(entry).expanduser() for entry in entries if entry.strip()]
 
 
@@ -86,12 +94,17 @@ def fetch(file: DataFile, spec: DatasetSpec, *, download: bool | None = None) ->
     if found is not None:
         path, place = found
         return _verified(path, place, file, spec.name)
-    if file.url and downloads_allowed(download):
+    if _downloadable(file) and downloads_allowed(download):
         return _download(file, spec.name)
     raise DataError(_not_found_message(file, spec, download))
 
 
-def read_uncompressed(path: Path) -> bytes:
+def _downloadable(file: DataFile) -> bool:
+    """A source is known and its file can match the pinned hash."""
+    return bool(file.url) and file.path not in DIFFERS_FROM_SOURCE
+
+
+def read_uncompressed(path: Path, file: DataFile, place: str) -> bytes:
     raw = path.read_bytes()
     decompress = COMPRESSIONS.get(path.suffix)
     if decompress is None:
@@ -99,26 +112,35 @@ def read_uncompressed(path: Path) -> bytes:
     try:
         return decompress(raw)
     except (OSError, EOFError, lzma.LZMAError, ValueError) as err:
+        expected = f" (its content should have sha256 {file.sha256})" if file.sha256 else ""
         raise DataError(
-            f"cannot decompress {path} ({err}); the file is truncated or not really {path.suffix}: "
-            "delete it and fetch it again"
+            f"cannot decompress {path} ({err}): the file is truncated or not really "
+            f"{path.suffix}{expected}; {_fix_for(place, file)}"
         ) from err
 
 
+def _fix_for(place: str, file: DataFile) -> str:
+    """What to do about a bad copy of ``file`` found in ``place``."""
+    staged = "copy it again from shared/data (see shared/data/MANIFEST.md)"
+    if place == "data path":
+        return f"{staged}, or remove its directory from SVMBENCH_DATA_PATH"
+    if file.path in DIFFERS_FROM_SOURCE:
+        return (f"the original source's file cannot match: the staged copy has "
+                f"{DIFFERS_FROM_SOURCE[file.path]}; delete it and {staged}")
+    if place == "cache":
+        return "delete it and load the dataset again to re-download it"
+    return (f"the file at {file.url} changed or the transfer was cut short: retry, and if the "
+            "upstream file changed on purpose update svmbench/data/checksums.py")
+
+
 def _verified(path: Path, place: str, file: DataFile, dataset: str) -> FetchedFile:
-    content = read_uncompressed(path)
+    content = read_uncompressed(path, file, place)
     digest = hashlib.sha256(content).hexdigest()
     if file.sha256 and digest != file.sha256:
-        fix = {
-            "data path": f"replace it with the canonical file{f' from {file.url}' if file.url else ''}"
-            ", or remove it from SVMBENCH_DATA_PATH so the cache or a download is used",
-            "cache": "delete it and load the dataset again to re-download it",
-            "download": f"the file at {file.url} changed or the transfer was corrupted: retry, and if "
-            "the upstream file changed on purpose update svmbench/data/checksums.py",
-        }[place]
         raise DataError(
-            f"checksum mismatch for {dataset!r} file {path} (found in {place}): uncompressed "
-            f"content has sha256 {digest}, expected {file.sha256}; {fix}"
+            f"checksum mismatch for {dataset!r} file {path} (found in {place}): its "
+            f"{len(content)} uncompressed bytes have sha256 {digest}, expected {file.sha256} "
+            f"(truncated, edited or another version); {_fix_for(place, file)}"
         )
     return FetchedFile(path, place, content, digest)
 
@@ -164,14 +186,18 @@ def _not_found_message(file: DataFile, spec: DatasetSpec, download: bool | None)
     ]
     lines = [f"dataset {spec.name!r}: file {file.path} not found. Looked in:"]
     lines += [f"  {path}" for path in tried]
-    if not dirs:
-        lines.append("SVMBENCH_DATA_PATH is not set.")
+    if "SVMBENCH_DATA_PATH" not in os.environ:
+        lines.append(f"SVMBENCH_DATA_PATH is not set, and {CHECKOUT_DATA} (the default) does not "
+                     "exist.")
     lines.append("How to get it:")
     lines.append(
         f"  - put {file.path} (plain or .bz2/.xz/.gz) under a directory listed in SVMBENCH_DATA_PATH "
-        "(colon-separated), e.g. SVMBENCH_DATA_PATH=../shared/data"
+        "(colon-separated), e.g. export SVMBENCH_DATA_PATH=/path/to/shared/data"
     )
-    if file.url:
+    if file.url and not _downloadable(file):
+        lines.append(f"  - a download from {file.url} would not match the pinned sha256: the "
+                     f"staged copy has {DIFFERS_FROM_SOURCE[file.path]}; copy shared/data instead")
+    elif file.url:
         if not downloads_allowed(download):
             lines.append(
                 f"  - or allow downloads (unset SVMBENCH_DOWNLOAD, now '0') to fetch {file.url} into "

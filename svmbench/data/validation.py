@@ -133,7 +133,7 @@ def _training_classes(y: np.ndarray) -> np.ndarray:
         raise DataError("there are no training samples; check the file or the subset selection")
     if classes.size == 1:
         raise DataError(
-            f"training labels contain only one class ({classes[0]!r} x {y.size}); a classifier needs "
+            f"training labels contain only one class ({classes[0]} x {y.size}); a classifier needs "
             "at least two classes: check the label column or use a stratified split"
         )
     return classes

@@ -18,27 +18,33 @@ BLOCK_ROWS = 2048
 
 @njit(cache=True)
 def _kernel_rows(points_a, points_b, spec, row, out, buffer):
-    """out[j] = k(a_row, b_j) for every point b_j (walking b's columns when it has them)."""
+    """out[j] = k(a_row, b_j) for every point b_j (walking b's columns when it has them); returns
+    the number of kernel values computed."""
     sqnorm_a, sqnorm_b = points_a[4], points_b[4]
+    computed = 0
     if is_sparse(points_b) and is_sparse(points_a):
         dots_by_columns(points_b, row, points_a, out)
         for j in range(out.shape[0]):
             out[j] = apply_kernel(spec, out[j], sqnorm_a[row], sqnorm_b[j])
-        return
+            computed += 1
+        return computed
     x = load_point(points_a, row, buffer)
     for j in range(out.shape[0]):
         out[j] = apply_kernel(spec, dot_with_buffer(points_b, j, x), sqnorm_a[row], sqnorm_b[j])
+        computed += 1
     release_point(points_a, row, buffer)
+    return computed
 
 
 @njit(cache=True, parallel=True)
 def _cross_block(a_dense, a_indptr, a_indices, a_values, a_sqnorm, a_col_indptr, a_col_indices,
                  a_col_values, b_dense, b_indptr, b_indices, b_values, b_sqnorm, b_col_indptr,
-                 b_col_indices, b_col_values, kind, gamma, coef0, degree, first, out, n_features):
+                 b_col_indices, b_col_values, kind, gamma, coef0, degree, first, out, computed,
+                 n_features):
     # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
     for r in prange(out.shape[0]):
         buffer = np.zeros(n_features)
-        _kernel_rows((a_dense, a_indptr, a_indices, a_values, a_sqnorm, a_col_indptr,
+        computed[r] = _kernel_rows((a_dense, a_indptr, a_indices, a_values, a_sqnorm, a_col_indptr,
                       a_col_indices, a_col_values),
                      (b_dense, b_indptr, b_indices, b_values, b_sqnorm, b_col_indptr,
                       b_col_indices, b_col_values),
@@ -46,18 +52,22 @@ def _cross_block(a_dense, a_indptr, a_indices, a_values, a_sqnorm, a_col_indptr,
 
 
 def kernel_blocks(points_a, points_b, spec, n_features):
-    """Yield ``(first_row, block)`` with block[r, j] = k(a_{first_row + r}, b_j)."""
+    """Yield ``(first_row, block, computed)`` with block[r, j] = k(a_{first_row + r}, b_j) and
+    ``computed`` the kernel values evaluated for it."""
     n_a, n_b = points_a[4].shape[0], points_b[4].shape[0]
     for first in range(0, n_a, BLOCK_ROWS):
-        block = np.empty((min(BLOCK_ROWS, n_a - first), n_b))
-        _cross_block(*points_a, *points_b, *spec, first, block, max(n_features, 1))
-        yield first, block
+        rows = min(BLOCK_ROWS, n_a - first)
+        block, computed = np.empty((rows, n_b)), np.zeros(rows, dtype=np.int64)
+        _cross_block(*points_a, *points_b, *spec, first, block, computed, max(n_features, 1))
+        yield first, block, int(computed.sum())
 
 
 def weighted_kernel_sums(points_a, points_b, spec, weights, n_features):
     """``K(a, b) @ weights`` without holding K; returns (sums, kernel evaluations made)."""
     n_a = points_a[4].shape[0]
     sums = np.empty((n_a, weights.shape[1]))
-    for first, block in kernel_blocks(points_a, points_b, spec, n_features):
+    evaluations = 0
+    for first, block, computed in kernel_blocks(points_a, points_b, spec, n_features):
         sums[first:first + block.shape[0]] = block @ weights
-    return sums, n_a * points_b[4].shape[0]
+        evaluations += computed
+    return sums, evaluations

@@ -4,6 +4,11 @@ A solver is a function ``solve(provider, y, params) -> SolverResult``: ``provide
 :class:`svmbench.kernels.provider.KernelProvider` over the training points, ``y`` the labels in
 {-1, +1} (float64), ``params`` a dict of the solver's own settings. Counting kernel entries is the
 provider's job; timing is the caller's.
+
+Status (DESIGN.md "Run record"): a solver says why it stopped (``stop``: its own optimality
+criterion, ``max_iter``, a proof that no solution exists, or no further progress) and measures the
+KKT violation of the point it returns (:mod:`svmbench.solvers.kkt`); :func:`decide_status` turns
+the two into the recorded status, so "converged" always means "KKT holds to ``tolerance``".
 """
 
 from dataclasses import dataclass, field
@@ -12,7 +17,37 @@ import numpy as np
 
 from svmbench.kernels.provider import counts
 
-CONVERGED, MAX_ITER = "converged", "max_iter"
+# statuses, as recorded
+CONVERGED, MAX_ITER, INFEASIBLE, STALLED = "converged", "max_iter", "infeasible", "stalled"
+STATUSES = (CONVERGED, MAX_ITER, INFEASIBLE, STALLED)
+# why a solver stopped: its own optimality test passed, or one of the failure statuses
+OPTIMAL = "optimal"
+STOPS = (OPTIMAL, MAX_ITER, INFEASIBLE, STALLED)
+
+
+def decide_status(stop, violation, tolerance):
+    """``converged`` when the returned point satisfies KKT to ``tolerance``, whatever the solver
+    believed; else why it stopped, where a passed optimality test that KKT contradicts is
+    ``stalled`` (e.g. a step-size rule refusing the steps still needed)."""
+    if stop not in STOPS:
+        raise ValueError(f"unknown stop reason {stop!r}; one of {STOPS}")
+    if violation <= tolerance:
+        return CONVERGED
+    return STALLED if stop == OPTIMAL else stop
+
+
+def worst_status(statuses):
+    """One status for several trainings (e.g. the class pairs of one fit): the first failure in
+    the order infeasible, stalled, max_iter, else converged."""
+    for status in (INFEASIBLE, STALLED, MAX_ITER):
+        if status in statuses:
+            return status
+    return CONVERGED
+
+
+def resolve_max_iter(max_iter, unlimited=2**62):
+    """``max_iter < 0`` means no limit (scikit-learn's ``max_iter=-1``)."""
+    return unlimited if max_iter < 0 else max_iter
 
 
 @dataclass
@@ -20,15 +55,19 @@ class SolverResult:
     alpha: np.ndarray  # dual variables, indexed like the training samples
     bias: float  # decision f(x) = sum_i alpha_i y_i k(x_i, x) + bias
     iterations: int
-    status: str  # "converged" or "max_iter"
+    status: str  # one of STATUSES, from decide_status
     objective: float  # dual objective 1/2 a'Qa - 1'a (minimisation form) where defined
+    kkt_violation: float  # largest KKT violation at the returned (alpha, bias), svmbench.solvers.kkt
+    tolerance: float  # the violation below which the status is "converged"
     kernel_requested: int
     kernel_computed: int
     trace: dict = field(default_factory=dict)  # optional per-iteration arrays (objective, ...)
 
 
-def finish(provider, alpha, bias, iterations, converged, objective, **trace):
-    """Build the SolverResult: alpha back in sample order, kernel counts read from the provider.
+def finish(provider, alpha, bias, iterations, reason, objective, violation, tolerance, **trace):
+    """Build the SolverResult: alpha back in sample order, kernel counts read from the provider,
+    the status from ``reason`` (why the solver stopped, one of STOPS) and the measured KKT
+    ``violation``.
 
     ``alpha`` is indexed by provider position (solvers that shrink swap positions).
     """
@@ -39,8 +78,10 @@ def finish(provider, alpha, bias, iterations, converged, objective, **trace):
         alpha=alpha_by_sample,
         bias=float(bias),
         iterations=int(iterations),
-        status=CONVERGED if converged else MAX_ITER,
+        status=decide_status(reason, violation, tolerance),
         objective=float(objective),
+        kkt_violation=float(violation),
+        tolerance=float(tolerance),
         kernel_requested=requested,
         kernel_computed=computed,
         trace=trace,

@@ -12,7 +12,8 @@ from numba import njit
 
 from svmbench.kernels.provider import kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
-from svmbench.solvers.base import finish, register_solver
+from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver, resolve_max_iter
+from svmbench.solvers.kkt import entry_violation
 
 
 @njit(cache=True)
@@ -52,12 +53,14 @@ def gs_svm_loop(provider, max_iter):
             gradient[b] += step * row[b]
         iterations += 1
         objective[iterations] = objective[iterations - 1] + best_h
-    return alpha, iterations, converged, objective[: iterations + 1]
+    return alpha, gradient, iterations, converged, objective[: iterations + 1]
 
 
 @register_solver("gs_svm")
 def solve(provider, y, params):
     check_labels_folded(provider, y)
-    max_iter = int(params.get("max_iter", -1))
-    alpha, iterations, converged, objective = gs_svm_loop(provider, max_iter)
-    return finish(provider, alpha, 0.0, iterations, converged, objective[-1], objective_trace=objective)
+    max_iter = resolve_max_iter(int(params.get("max_iter", -1)))
+    alpha, gradient, iterations, converged, objective = gs_svm_loop(provider, max_iter)
+    # GS-SVM never revisits a sample, so its KKT conditions are those of the unused samples
+    return finish(provider, alpha, 0.0, iterations, OPTIMAL if converged else MAX_ITER,
+                  objective[-1], entry_violation(alpha, gradient), 0.0, objective_trace=objective)

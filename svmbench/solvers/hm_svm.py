@@ -29,13 +29,15 @@ at small gamma (heart, gamma = 2^-8: smallest eigenvalue -1.7e-7 instead of +2.3
 hard-margin alphas there reach ~1e6, so float32 rows cannot give a KKT violation of 1e-6.
 
 Stopping: the KKT violation of sample i is |g_i| if a_i > 0 and max(-g_i, 0) if a_i = 0
-(g = Qa - 1), and the solver stops when the largest violation is <= max(tol, 1e-14 ||a||_1
-max_i Q_ii): g is evaluated in floating point with an error of about eps * sum_j |Q_ij| a_j, so
-when the alphas exceed ~1e8 (tiny gamma, overlapping classes) an absolute 1e-6 is below rounding
-and the relative term takes over; below that the contract is the absolute ``tol`` (default 1e-6).
-Status "max_iter" when ``max_iter`` iterations (Newton steps + entering rounds) did not reach it,
-when rounding stalls the Newton refinement, or when the dual is unbounded; ``trace`` holds the
-final ``violation``, the ``tolerance`` applied and the ``stop`` reason.
+(g = Qa - 1, :func:`svmbench.solvers.kkt.kkt_violation` with no bias and C = inf), and the solver
+stops when the largest violation is <= ``tol`` (absolute, default 1e-6): status "converged" (see
+:mod:`svmbench.solvers.base`), and only then. g is evaluated in floating point with an error of
+about eps * sum_j |Q_ij| a_j, so when the alphas exceed ~1e8 (tiny gamma, overlapping classes) no
+point can be shown to satisfy 1e-6: the loop then works to the rounding floor 1e-14 ||a||_1
+max_i Q_ii instead (its best point) and stops there with status "stalled" (``trace["stop"]`` =
+"rounding"), as it does when rounding stalls the Newton refinement. "infeasible": the dual is
+unbounded, i.e. no hard-margin separator exists (e.g. one point with both labels); "max_iter":
+``max_iter`` iterations (Newton steps + entering rounds; -1: no limit) did not reach ``tol``.
 """
 
 import numpy as np
@@ -43,14 +45,23 @@ from numba import njit
 
 from svmbench.kernels.provider import kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
-from svmbench.solvers.base import finish, register_solver
+from svmbench.solvers.base import (
+    INFEASIBLE,
+    MAX_ITER,
+    OPTIMAL,
+    STALLED,
+    finish,
+    register_solver,
+    resolve_max_iter,
+)
+from svmbench.solvers.kkt import kkt_violation
 
 # a Schur pivot <= PIVOT_RTOL * Q_jj: column j is numerically dependent on the columns of S
 PIVOT_RTOL = 1e-12
-# null-direction components |v_k| <= RAY_RTOL max(1, |v|_inf) are rounding noise, not blockers
-RAY_RTOL = 1e-10
 # violations <= VIOLATION_RTOL * ||a||_1 * max_i Q_ii are rounding noise (about 45 eps)
 VIOLATION_RTOL = 1e-14
+# null-direction components |v_k| <= RAY_RTOL max(1, |v|_inf) are rounding noise, not blockers
+RAY_RTOL = 1e-10
 # Newton steps in a row on an unchanged face before the refinement counts as stalled
 MAX_REFINE = 4
 # |x| < TINY is stored as 0: products of such values would be subnormal, and subnormal
@@ -65,13 +76,9 @@ STEP, WORK, AUX, COS, SIN = 0, 1, 2, 3, 4
 # how an entering round ended
 ENTERED, RAY_STEP, UNBOUNDED, NONE_ENTERED = 0, 1, 2, 3
 # loop outcomes
-STOP_TOLERANCE, STOP_MAX_ITER, STOP_STALLED, STOP_UNBOUNDED = 0, 1, 2, 3
-STOP_NAMES = ("tolerance", "max_iter", "stalled", "unbounded")
-
-
-def default_max_iter(n):
-    """``max_iter=-1``: 10 n + 1000 iterations (LH needs about n when every sample is a SV)."""
-    return 10 * n + 1000
+STOP_TOLERANCE, STOP_MAX_ITER, STOP_STALLED, STOP_UNBOUNDED, STOP_ROUNDING = 0, 1, 2, 3, 4
+STOP_NAMES = ("tolerance", "max_iter", "stalled", "unbounded", "rounding")
+STOP_REASONS = (OPTIMAL, MAX_ITER, STALLED, INFEASIBLE, STALLED)  # as base.finish takes them
 
 
 @njit(cache=True)
@@ -195,14 +202,12 @@ def gradient(rows, slot, order, m, alpha, grad):
 
 
 @njit(cache=True)
-def violations(alpha, grad, in_face):
-    """(largest KKT violation, largest |g_i| over S)."""
-    worst, face = 0.0, 0.0
-    for i in range(alpha.shape[0]):
-        worst = max(worst, abs(grad[i]) if alpha[i] > 0.0 else max(-grad[i], 0.0))
-        if in_face[i]:
-            face = max(face, abs(grad[i]))
-    return worst, face
+def face_violation(grad, order, m):
+    """Largest |g_i| over S: how far the face optimum is."""
+    worst = 0.0
+    for k in range(m):
+        worst = max(worst, abs(grad[order[k]]))
+    return worst
 
 
 @njit(cache=True)
@@ -375,7 +380,7 @@ def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, buf
 
 
 @njit(cache=True)
-def hm_svm_loop(provider, tol, max_iter):
+def hm_svm_loop(provider, y, tol, max_iter):
     n = provider.diag.shape[0]
     diag = provider.diag.copy()  # Q_ii = k_ii since y_i^2 = 1
     max_diag = diag.max() if n > 0 else 0.0
@@ -395,27 +400,25 @@ def hm_svm_loop(provider, tol, max_iter):
     block, iterations, refinements = 1, 0, 0
     fresh = True  # grad is exact everywhere (else only on S)
     entered, single_entrant = False, -1  # the last round's entrants await their first step
-    tolerance, violation, face_violation = tol, np.inf, 0.0
+    violation, tolerance = np.inf, tol  # tolerance: tol, or the rounding floor when above it
     stop = STOP_MAX_ITER
     while True:
         m = sizes[M]
-        if not fresh:
-            face_violation = 0.0
-            for k in range(m):
-                face_violation = max(face_violation, abs(grad[order[k]]))
-            if face_violation <= tolerance:  # at a face optimum: g outside S is needed again
-                gradient(rows, slot, order, m, alpha, grad)
-                fresh = True
+        on_face = face_violation(grad, order, m)
+        if not fresh and on_face <= tolerance:  # at a face optimum: g outside S is needed again
+            gradient(rows, slot, order, m, alpha, grad)
+            on_face = face_violation(grad, order, m)
+            fresh = True
         if fresh:
-            violation, face_violation = violations(alpha, grad, in_face)
+            violation = kkt_violation(alpha, grad, y, np.inf, 0.0)
             tolerance = max(tol, VIOLATION_RTOL * alpha.sum() * max_diag)
             if violation <= tolerance:
-                stop = STOP_TOLERANCE
+                stop = STOP_TOLERANCE if violation <= tol else STOP_ROUNDING
                 break
         if iterations >= max_iter:
             break
         iterations += 1
-        if face_violation > tolerance:
+        if on_face > tolerance:
             had_entrants = entered
             full = newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, buf,
                                single_entrant)
@@ -456,17 +459,16 @@ def hm_svm_loop(provider, tol, max_iter):
             single_entrant = order[sizes[M] - 1] if added == 1 else -1
     if not fresh:
         gradient(rows, slot, order, sizes[M], alpha, grad)
-        violation, _ = violations(alpha, grad, in_face)
-        tolerance = max(tol, VIOLATION_RTOL * alpha.sum() * max_diag)
-        if stop != STOP_UNBOUNDED and violation <= tolerance:
+        violation = kkt_violation(alpha, grad, y, np.inf, 0.0)
+        if stop != STOP_UNBOUNDED and violation <= tol:
             stop = STOP_TOLERANCE
     objective = 0.5 * np.dot(alpha, grad - 1.0)
-    return alpha, iterations, stop, objective, violation, tolerance
+    return alpha, iterations, stop, objective, violation
 
 
 @register_solver("hm_svm")
 def solve(provider, y, params):
-    """Params: ``tol`` (largest KKT violation, default 1e-6), ``max_iter`` (-1: 10 n + 1000)."""
+    """Params: ``tol`` (largest KKT violation, default 1e-6), ``max_iter`` (-1: no limit)."""
     tol = float(params.get("tol", 1e-6))
     if not tol > 0:
         raise ValueError(f"tol must be > 0 (got {tol})")
@@ -478,9 +480,8 @@ def solve(provider, y, params):
         raise ValueError("hm_svm needs labels in {-1, +1}; map the classes first (models.py does)")
     if not np.all(np.isfinite(provider.diag)) or np.any(provider.diag < 0):
         raise ValueError("the kernel has non-finite or negative k(x, x): HM-SVM needs a PSD kernel")
-    max_iter = int(params.get("max_iter", -1))
-    max_iter = default_max_iter(y.shape[0]) if max_iter < 0 else max_iter
     check_labels_folded(provider, y)
-    alpha, iterations, stop, objective, violation, tolerance = hm_svm_loop(provider, tol, max_iter)
-    return finish(provider, alpha, 0.0, iterations, stop == STOP_TOLERANCE, objective,
-                  violation=violation, tolerance=tolerance, stop=STOP_NAMES[stop])
+    max_iter = resolve_max_iter(int(params.get("max_iter", -1)))
+    alpha, iterations, stop, objective, violation = hm_svm_loop(provider, y, tol, max_iter)
+    return finish(provider, alpha, 0.0, iterations, STOP_REASONS[stop], objective, violation, tol,
+                  stop=STOP_NAMES[stop])

@@ -18,7 +18,7 @@ from numba import njit
 
 from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
-from svmbench.solvers.base import finish, register_solver
+from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
 from svmbench.solvers.smo_step import (
     check_two_classes,
     curvature,
@@ -266,11 +266,11 @@ def feasible_start(alpha_init, y, C):
 def solve(provider, y, params):
     """Params: ``C``, ``tol`` (maximal violation, LIBSVM's eps, default 1e-3), ``shrinking``
     (default True), ``shrinking_rules`` ("libsvm283", default, or "libsvm3"), ``max_iter``
-    (-1: LIBSVM's max(10^7, 100 n)), ``alpha_init`` (optional warm
+    (-1: no limit), ``alpha_init`` (optional warm
     start: a feasible alpha, 0 <= alpha <= C and y'alpha = 0)."""
     check_two_classes(y)
     check_labels_folded(provider, y)
-    C, tol, max_iter = smo_settings(params, y.shape[0])
+    C, tol, max_iter = smo_settings(params)
     shrinking = bool(params.get("shrinking", True))
     rules = params.get("shrinking_rules", "libsvm283")
     if rules not in SHRINKING_RULES:
@@ -281,4 +281,6 @@ def solve(provider, y, params):
     alpha, bias, iterations, converged, objective, violation = wss2_loop(
         provider, labels, alpha, C, tol, max_iter, shrinking, SHRINKING_RULES[rules]
     )
-    return finish(provider, alpha, bias, iterations, converged, objective, violation=violation)
+    # stopped at m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol
+    return finish(provider, alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
+                  violation, tol)

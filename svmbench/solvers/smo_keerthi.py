@@ -24,7 +24,7 @@ from numba import njit
 
 from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
-from svmbench.solvers.base import finish, register_solver
+from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
 from svmbench.solvers.smo_step import (
     check_two_classes,
     in_low_set,
@@ -223,19 +223,21 @@ def keerthi_loop(provider, y, C, tol, eps, max_iter, maximal_pair):
 def solve(provider, y, params, maximal_pair):
     check_two_classes(y)
     check_labels_folded(provider, y)
-    C, tol, max_iter = smo_settings(params, y.shape[0])
+    C, tol, max_iter = smo_settings(params)
     eps = float(params.get("eps", KEERTHI_EPS))
     labels = np.array(y, dtype=np.float64)  # permuted in place with the provider's positions
     alpha, bias, iterations, converged, objective, violation = keerthi_loop(
         provider, labels, C, tol, eps, max_iter, maximal_pair
     )
-    return finish(provider, alpha, bias, iterations, converged, objective, violation=violation)
+    # stopped at b_low <= b_up + 2 tol, which bounds every sample's violation at the bias by 2 tol
+    return finish(provider, alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
+                  violation, 2.0 * tol)
 
 
 @register_solver("smo_mod1")
 def solve_mod1(provider, y, params):
     """Params: ``C``, ``tol`` (stop at b_low <= b_up + 2 tol, default 1e-3), ``eps`` (takeStep's
-    minimal relative change, default 1e-12), ``max_iter`` (-1: max(10^7, 100 n))."""
+    minimal relative change, default 1e-12), ``max_iter`` (-1: no limit)."""
     return solve(provider, y, params, maximal_pair=False)
 
 

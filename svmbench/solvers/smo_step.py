@@ -11,13 +11,15 @@ import numpy as np
 from numba import njit
 
 from svmbench.kernels.provider import kernel_entry, kernel_row
+from svmbench.solvers.base import resolve_max_iter
+from svmbench.solvers.kkt import kkt_violation
 
 # LIBSVM's TAU: the curvature used when k_ii + k_jj - 2 k_ij <= 0
 TAU = 1e-12
 
 
-def smo_settings(params, n):
-    """Validated ``(C, tol, max_iter)``; ``max_iter=-1`` is LIBSVM's cap max(10^7, 100 n)."""
+def smo_settings(params):
+    """Validated ``(C, tol, max_iter)``; ``max_iter=-1`` means no limit."""
     C = float(params.get("C", 1.0))
     tol = float(params.get("tol", 1e-3))
     max_iter = int(params.get("max_iter", -1))
@@ -25,12 +27,7 @@ def smo_settings(params, n):
         raise ValueError(f"C must be > 0 (got {C})")
     if not tol > 0:
         raise ValueError(f"tol must be > 0 (got {tol})")
-    return C, tol, resolve_max_iter(max_iter, n)
-
-
-def resolve_max_iter(max_iter, n):
-    """``-1`` means LIBSVM's cap max(10^7, 100 n)."""
-    return max(10_000_000, 100 * n) if max_iter < 0 else max_iter
+    return C, tol, resolve_max_iter(max_iter)
 
 
 def check_two_classes(y):
@@ -176,21 +173,8 @@ def next_examine_all(examine_all, changed):
 @njit(cache=True)
 def outcome(alpha, gradient, y, C, iterations, converged):
     """What an SMO loop returns: (alpha, bias, iterations, converged, objective, violation),
-    from the gradient ``G`` of every sample."""
-    n = y.shape[0]
-    return (alpha, bias_from_gradient(alpha, gradient, y, C, n), iterations, converged,
-            dual_objective(alpha, gradient), max_violation(alpha, gradient, y, C, n))
+    from the gradient ``G`` of every sample; violation is the KKT violation at (alpha, bias)."""
+    bias = bias_from_gradient(alpha, gradient, y, C, y.shape[0])
+    return (alpha, bias, iterations, converged, dual_objective(alpha, gradient),
+            kkt_violation(alpha, gradient, y, C, bias))
 
-
-@njit(cache=True)
-def max_violation(alpha, gradient, y, C, length):
-    """b_low - b_up = max over I_low of F - min over I_up of F (Keerthi et al. 2001, eq. 12;
-    LIBSVM's Gmax + Gmax2); -inf when one of the sets is empty."""
-    b_up, b_low = np.inf, -np.inf
-    for i in range(length):
-        f = y[i] * gradient[i]
-        if in_up_set(y[i], alpha[i], C):
-            b_up = min(b_up, f)
-        if in_low_set(y[i], alpha[i], C):
-            b_low = max(b_low, f)
-    return b_low - b_up
