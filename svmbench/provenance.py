@@ -35,7 +35,6 @@ def static_provenance():
         "svmbench_version": svmbench.__version__,
         "git_commit": commit,
         "git_dirty": dirty,
-        "code_fingerprint": code_fingerprint(),
         "python_version": platform.python_version(),
         "numpy_version": numpy.__version__,
         "numba_version": numba.__version__,

@@ -70,11 +70,12 @@ def stored_records(store_dir, hashes):
                                                                         "fold"])
 
 
-def render(name, scale):
-    """Write one artefact's table from its stored records; return the output path."""
+def render(name, scale, overrides=()):
+    """Write one artefact's table from its stored records; return the output path.
+    ``overrides`` (e.g. ``store.dir=...``) apply to the experiment config."""
     if name not in artefacts():
         raise SystemExit(f"no artefact {name!r}; choose one of {artefacts()}")
-    settings, store_dir = artefact_settings(name, scale)
+    settings, store_dir = artefact_settings(name, scale, overrides)
     artefact_cells = tuple(cells(name, scale))
     artefact = Artefact(name, scale, artefact_cells, ROOT / settings["output"])
     records = stored_records(ROOT / store_dir, {cell.config_hash for cell in artefact_cells})

@@ -120,6 +120,7 @@ def base_record(cell, chash, fold):
         "run_id": run_id(),
         "threads": numba.get_num_threads(),
         **provenance(),
+        "code_fingerprint": code_fingerprint(),
     }
 
 

@@ -75,7 +75,7 @@ def cells(artefact, scale):
     return found
 
 
-def artefact_settings(artefact, scale):
+def artefact_settings(artefact, scale, overrides=()):
     """The experiment's ``artefact`` node (renderer, output) and its store folder, resolved."""
-    config = experiment_config(artefact, scale)
+    config = experiment_config(artefact, scale, overrides)
     return OmegaConf.to_container(config.artefact, resolve=True), config.store.dir
