@@ -22,6 +22,7 @@ from pathlib import Path
 from hydra.experimental.callback import Callback
 from omegaconf import OmegaConf
 from tqdm import tqdm
+from tqdm.contrib.logging import logging_redirect_tqdm
 
 from svmbench.sweep import sweep_jobs
 
@@ -84,6 +85,8 @@ class SweepProgress(Callback):
         self._stop = threading.Event()
         self._bar = tqdm(total=len(sweep_jobs(config)), desc="sweep", unit="cell",
                          file=sys.stderr, disable=None)
+        self._logs_above_bar = logging_redirect_tqdm()  # log lines never overwrite the bar
+        self._logs_above_bar.__enter__()
         self._watcher = threading.Thread(target=self._watch, args=(folder,), daemon=True)
         self._watcher.start()
 
@@ -106,4 +109,5 @@ class SweepProgress(Callback):
         self._stop.set()
         self._watcher.join()
         self._show(sweep_folder(config, ".progress"))
+        self._logs_above_bar.__exit__(None, None, None)
         self._bar.close()
