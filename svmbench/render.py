@@ -23,7 +23,6 @@ from pathlib import Path
 import pandas as pd
 from omegaconf import OmegaConf
 
-from svmbench.provenance import code_fingerprint
 from svmbench.store import ResultStore
 from svmbench.sweep import SCALES, artefact_settings, cells
 
@@ -116,15 +115,15 @@ def sources(records):
         lines.append(f"{commit[:12]} ({int(mine.sum())} records"
                      + (f", {dirty_count} from a dirty tree" if dirty_count else "") + ")")
     fingerprints = records.get("code_fingerprint", pd.Series(None, index=records.index))
+    code = [f"{fingerprint} ({count} records)"
+            for fingerprint, count in sorted(fingerprints.value_counts().items())]
     unfingerprinted = int(fingerprints.isna().sum())
-    current = int((fingerprints == code_fingerprint()).sum())
-    other = len(records) - unfingerprinted - current
-    code = [f"{current} from the current solver code ({code_fingerprint()})"]
-    if other:
-        code.append(f"{other} from other solver code ({', '.join(sorted(set(fingerprints.dropna()) - {code_fingerprint()}))})")
     if unfingerprinted:
         code.append(f"{unfingerprinted} legacy records without a code fingerprint (stored before "
                     "fingerprints; only their commit says which code measured them)")
+    if fingerprints.nunique() > 1:
+        code.append("more than one solver-code version: records were reused across versions "
+                    "(store.reuse=any) or the cells ran at different times")
     stamps = pd.to_datetime(records.get("timestamp_utc"), utc=True, errors="coerce")
     dates = (f"{stamps.min():%Y-%m-%d} to {stamps.max():%Y-%m-%d}" if stamps.notna().any()
              else "dates not recorded")
@@ -134,7 +133,7 @@ def sources(records):
         "not recorded"
     runs = records["run_id"].nunique() if "run_id" in records else 0
     return (f"Records: {len(records)} (host {hosts}; cpu {cpus}; {dates}). "
-            f"Commits: {'; '.join(lines)}. Code: {'; '.join(code)}. "
+            f"Commits: {'; '.join(lines)}. Solver code (fingerprint): {'; '.join(code)}. "
             + ("Measured in one run of one clean commit." if same_run(records) else
                f"Not measured in one run of one clean commit: {runs} recorded run id(s), "
                f"{commits.nunique()} commit(s), {int(dirty.sum())} record(s) from a dirty tree."))

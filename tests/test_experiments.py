@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from svmbench import render as render_module
 from svmbench.render import artefacts, render
 from svmbench.store import ResultStore
 from svmbench.sweep import cells, experiment_config, sweep_jobs
@@ -58,8 +57,7 @@ def synthetic_records(artefact, scale):
     return records
 
 
-def test_renderer_turns_a_small_store_into_the_expected_table(tmp_path, monkeypatch):
-    monkeypatch.setattr(render_module, "code_fingerprint", lambda: "feedfacefeedface")
+def test_renderer_turns_a_small_store_into_the_expected_table(tmp_path):
     store = ResultStore(tmp_path / "runs")
     for record in synthetic_records("gs2008_table2", "quick"):
         store.write(record)

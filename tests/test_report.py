@@ -27,11 +27,6 @@ def store_of(tmp_path, records):
     return tmp_path
 
 
-@pytest.fixture(autouse=True)
-def fixed_fingerprint(monkeypatch):
-    monkeypatch.setattr("svmbench.render.code_fingerprint", lambda: "f" * 16)
-
-
 def test_a_missing_or_empty_store_says_so(tmp_path):
     with pytest.raises(SystemExit, match="no result store at"):
         report.main([str(tmp_path / "nowhere")])
