@@ -7,6 +7,7 @@ each job's resolved cell config and hash — what a table selects its records by
 """
 
 import contextlib
+import copy
 import io
 import tempfile
 from dataclasses import dataclass
@@ -53,7 +54,7 @@ def sweep_jobs(config):
     launcher = _RecordingLauncher()
     sweeper = instantiate(config.hydra.sweeper)
     with tempfile.TemporaryDirectory() as scratch:  # the sweeper saves its config there
-        scratch_config = config.copy()
+        scratch_config = copy.deepcopy(config)  # the caller's config keeps its sweep folder
         with open_dict(scratch_config):
             scratch_config.hydra.sweep.dir = scratch
         sweeper.config, sweeper.launcher = scratch_config, launcher
