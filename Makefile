@@ -12,8 +12,12 @@ ifeq ($(origin SVMBENCH_DATA_PATH), undefined)
   endif
 endif
 
-.PHONY: venv run test lint clean-numba tables figures bench
+.PHONY: venv run test lint clean-numba help
 .DEFAULT_GOAL := run
+
+## help: list the targets
+help:
+	@grep -h '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'
 
 venv: $(VENV)/.installed
 
@@ -25,7 +29,7 @@ $(VENV)/.installed: pyproject.toml
 
 ## run: the main job — GS-SVM vs LIBSVM (scikit-learn SVC) on bundled WDBC, 10-fold CV, table + tests
 run: venv
-	$(PY) -m svmbench.runner -m experiment=quickstart algorithm=gs_svm,libsvm store.dir=results/quickstart/runs hydra.verbose=false
+	$(PY) -m svmbench.runner -m +experiment=quickstart algorithm=gs_svm,libsvm store.dir=results/quickstart/runs hydra.verbose=false
 	$(PY) -m svmbench.report results/quickstart/runs --experiment quickstart --compare gs_svm libsvm
 
 ## test: the test suite

@@ -4,7 +4,8 @@ All three are one protocol (gs-svm-tnn2008 §V-C): features scaled to [-1, 1] on
 part; GS-SVM and HM-SVM tune log2 theta in -8..8, the soft-margin SVM (our LIBSVM 2.83 solver
 ``smo_wss2``) also log2 C in -1..10, by inner 10-fold CV; ten-fold nested CV where no test set is
 given, the given split otherwise; one-vs-one. The artefacts share their cells and records
-(``RUNS``), so each number is computed once.
+(one store, one experiment_name), so each number is computed once; their cells are in
+conf/experiment/{gs2005_table2,gs2008_table7,gs2008_fig2_3}.yaml.
 
 Where the full protocol does not fit this 2-core machine, the tuning (never the final training
 or the test) runs on a seeded stratified sample of the training part (``tune_subsample``);
@@ -12,63 +13,31 @@ every table says where.
 """
 
 import pandas as pd
+from _common import cell_outcome, not_run_note, with_text_column
 
-from svmbench.analysis.tables import Table, mean_std_table, provenance, side_by_side, to_markdown
-from svmbench.paper import cell_outcome, not_run_note, shell_command, with_text_column
+from svmbench.analysis.tables import Table, mean_std_table, side_by_side, to_markdown
+from svmbench.render import sources
 
-EXPERIMENT = "uci_nested_cv"
-RUNS = "uci/runs"
 ALGORITHMS = {"gs_svm": "GS-SVMs", "hm_svm": "HM-SVMs", "smo_wss2": "SVMs"}
-# paper label -> (dataset, protocol overrides at SCALE=paper)
+# paper label -> dataset
 SMALL = {
     "Australian Credit": "australian", "German": "german", "Glass": "glass", "Heart": "heart",
     "Ionosphere": "ionosphere", "Iris": "iris", "Liver disorders": "liver_disorders",
     "Pima Indians Diabetes": "diabetes", "Segment": "segment", "Vowel": "vowel", "Wdbc": "wdbc",
     "Wine": "wine", "Zoo": "zoo",
 }
-LARGE = {  # nested CV where no test set is given, the given split otherwise
-    "Page": ("page_blocks", ["protocol=nested_cv", "protocol.tune_subsample=1000"]),
-    "Splice": ("splice", ["protocol=nested_cv", "protocol.tune_subsample=1000"]),
-    "Dna": ("dna", ["protocol=tuned_holdout"]),
-    "Letter": ("letter", ["protocol=tuned_holdout", "protocol.tune_subsample=2000"]),
-    "Satimage": ("satimage", ["protocol=tuned_holdout", "protocol.tune_subsample=2000"]),
-    "Shuttle": ("shuttle", ["protocol=tuned_holdout", "protocol.tune_subsample=2000",
-                            "protocol.inner_k=5"]),
+LARGE = {  # label -> (dataset, tuning sample size at SCALE=paper, as the experiment configs)
+    "Page": ("page_blocks", 1000), "Splice": ("splice", 1000), "Dna": ("dna", None),
+    "Letter": ("letter", 2000), "Satimage": ("satimage", 2000), "Shuttle": ("shuttle", 2000),
 }
-QUICK_SETS = ("heart", "iris", "wine")
 # SCALE=quick: two outer folds, inner 3-fold, a coarse corner of the grid
 QUICK_NOTE = ("SCALE=quick: heart, iris, wine only; outer folds 0-1, inner 3-fold, log2 theta in "
               "-3..1, log2 C in -1..3. Not comparable to the paper.")
-QUICK = ["protocol=nested_cv", "protocol.inner_k=3", "protocol.grid.gamma_log2=[-3,1]",
-         "protocol.grid.C_log2=[-1,3]", "folds=[0,1]"]
-
-
-def cell(dataset, algorithm, protocol):
-    return [f"experiment_name={EXPERIMENT}", f"dataset={dataset}", f"algorithm={algorithm}",
-            *protocol]
-
-
-def small_protocol(scale):
-    return ["protocol=nested_cv"] if scale == "paper" else QUICK
-
-
-def small_cells(scale, algorithms, sets=None):
-    """Cells of the 13 small sets (``sets``: a subset of their labels), or of the quick sets."""
-    chosen = [SMALL[label] for label in (sets or SMALL)]
-    datasets = chosen if scale == "paper" else [d for d in chosen if d in QUICK_SETS]
-    return [cell(d, a, small_protocol(scale)) for d in datasets for a in algorithms]
-
-
-def large_cells(scale, labels, algorithms):
-    if scale != "paper":
-        return []
-    return [cell(LARGE[label][0], a, LARGE[label][1]) for label in labels for a in algorithms]
 
 
 def tuning_note(labels):
     """What the table must say about sets tuned on a sample."""
-    sampled = [f"{label} ({next(o for o in LARGE[label][1] if 'subsample' in o).split('=')[1]})"
-               for label in labels if any("subsample" in o for o in LARGE[label][1])]
+    sampled = [f"{label} ({LARGE[label][1]})" for label in labels if LARGE[label][1]]
     return ("Tuned on a stratified sample of the training part (its size in brackets), then "
             "trained on the whole training part and tested as the paper: " + ", ".join(sampled)
             + ".") if sampled else ""
@@ -95,7 +64,7 @@ def group_markdown(records, datasets, algorithms, paper, mean_label, metric="tes
             if outcome == "failed":
                 notes[label] = not_run_note(found)
             elif outcome == "missing":
-                notes.setdefault(label, "not run at this scale")
+                notes.setdefault(label, not_run_note(None))
             elif len(found) < expected_folds(found):
                 notes[label] = "; ".join(filter(None, [notes.get(label), (
                     f"{ALGORITHMS[algorithm]}: {len(found)} of {expected_folds(found)} folds")]))
@@ -117,7 +86,7 @@ def group_markdown(records, datasets, algorithms, paper, mean_label, metric="tes
     return to_markdown(with_text_column(side_by_side(table, paper), "Note", notes))
 
 
-def footer(records, scale, cells):
+def footer(records, artefact):
     """Tuning cost, provenance and the shell command of every cell."""
     parts = []
     if "inner_trainings" in records:
@@ -127,5 +96,5 @@ def footer(records, scale, cells):
             f"{ALGORITHMS.get(a, a)} {int(r['inner_trainings'])} trainings, "
             f"{r['inner_tuning_time_s']:.0f} s tuning + {r['train_time_s']:.0f} s final fits"
             for a, r in totals.iterrows()))
-    commands = "\n".join(f"    {shell_command(c)}" for c in cells(scale))
-    return [*parts, provenance(records), "Cells (each re-runs from the shell):\n\n" + commands]
+    return [*parts, sources(records),
+            "Cells (each re-runs from the shell):\n\n" + artefact.commands()]

@@ -1,27 +1,13 @@
-"""gs-svm-pakdd2005 Table 2: accuracy (%) of GS-SVM, HM-SVM and the soft-margin SVM on 15 UCI
+"""Renderer of gs-svm-pakdd2005 Table 2 (cells: conf/experiment/gs2005_table2.yaml): accuracy (%) of GS-SVM, HM-SVM and the soft-margin SVM on 15 UCI
 sets, ten-fold nested CV (protocol and shared records: experiments/_uci.py, the same runs as
 gs-svm-tnn2008 Table VII). Bold: best mean and every method not significantly different from it
 (two-tailed paired t-test over the ten outer folds at 0.05).
 """
 
-from _uci import (
-    ALGORITHMS,
-    EXPERIMENT,
-    LARGE,
-    QUICK_NOTE,
-    RUNS,
-    SMALL,
-    footer,
-    group_markdown,
-    large_cells,
-    small_cells,
-    tuning_note,
-)
+from _uci import ALGORITHMS, LARGE, QUICK_NOTE, SMALL, footer, group_markdown, tuning_note
 
 from svmbench.analysis.reference import load_reference
 
-__all__ = ["EXPERIMENT", "OUTPUT", "RUNS", "cells", "render"]
-OUTPUT = "gs2005/table2.md"
 EXTRA = ("Page", "Splice")  # the two sets beyond the 13 small ones, nested CV as well
 # the 2005 paper's row labels, in its order -> our labels of the shared protocol
 ROWS = {"Australian": "Australian Credit", "German": "German", "Glass": "Glass", "Heart": "Heart",
@@ -29,10 +15,6 @@ ROWS = {"Australian": "Australian Credit", "German": "German", "Glass": "Glass",
         "Diabetes": "Pima Indians Diabetes", "Segment": "Segment", "Splice": "Splice",
         "Vowel": "Vowel", "WDBC": "Wdbc", "Wine": "Wine", "Zoo": "Zoo"}
 MEAN = "Mean"
-
-
-def cells(scale):
-    return small_cells(scale, ALGORITHMS) + large_cells(scale, EXTRA, ALGORITHMS)
 
 
 def datasets():
@@ -46,7 +28,8 @@ def paper_values():
                                      "svm_acc": "SVMs"})[list(ALGORITHMS.values())]
 
 
-def render(records, scale):
+def render(records, artefact):
+    scale = artefact.scale
     parts = [
         "# gs-svm-pakdd2005 Table 2 — accuracy of GS-SVMs, HM-SVMs and SVMs",
         (f"SCALE={scale}. Accuracy (%) = 100 (1 - test error), mean over the outer folds of "
@@ -57,9 +40,10 @@ def render(records, scale):
     ]
     if scale != "paper":
         parts.append(QUICK_NOTE)
-    accuracy = records.assign(accuracy=100 * (1 - records.get("test_error", 1.0)))
+    accuracy = records.assign(accuracy=100 * (1 - records["test_error"])) \
+        if "test_error" in records else records
     parts.append(group_markdown(accuracy, datasets(), tuple(ALGORITHMS), paper_values(), MEAN,
                                 metric="accuracy", lower_is_better=False, number_format="{:.2f}"))
     parts.append(tuning_note(EXTRA))
-    parts += footer(records, scale, cells)
+    parts += footer(records, artefact)
     return "\n\n".join(p for p in parts if p)

@@ -1,4 +1,4 @@
-"""gs-svm-tnn2008 Figs. 2-3: training and test errors of GS-SVMs, RSVMs, SVMs and HM-SVMs on
+"""Renderer of gs-svm-tnn2008 Figs. 2-3 (cells: conf/experiment/gs2008_fig2_3.yaml): training and test errors of GS-SVMs, RSVMs, SVMs and HM-SVMs on
 seven sets, the average over ten-fold nested CV (protocol and shared records:
 experiments/_uci.py). RSVM takes GS-SVM's kernel parameter (``protocol.tune_with=gs_svm``) and
 its C from ||w||^2 = GS-SVM's Delta0^-2 (eq. 29).
@@ -9,40 +9,22 @@ minus Iris, whose HM-SVM gap is the smallest (0.080 vs 0.047). The paper prints 
 only, so there are no paper numbers to put beside ours; what the paper states is checked below.
 """
 
-from _uci import (
-    ALGORITHMS,
-    EXPERIMENT,
-    QUICK_NOTE,
-    RUNS,
-    SMALL,
-    cell,
-    footer,
-    small_cells,
-    small_protocol,
-)
+from _uci import ALGORITHMS, QUICK_NOTE, SMALL, footer
 
 from svmbench.analysis.plots import error_bars, save_figure
 from svmbench.analysis.tables import mean_std_table, to_markdown
-from svmbench.paper import ROOT
 from svmbench.store import FINISHED
 
-__all__ = ["EXPERIMENT", "OUTPUT", "RUNS", "cells", "render"]
-OUTPUT = "gs2008/fig2-3.md"
 SETS = ("Australian Credit", "German", "Glass", "Heart", "Liver disorders",
         "Pima Indians Diabetes", "Wine")
 NAMES = {**ALGORITHMS, "rsvm": "RSVMs"}
 
 
-def cells(scale):
-    rsvm = [cell(c[1].removeprefix("dataset="), "rsvm", [*small_protocol(scale),
-                                                         "protocol.tune_with=gs_svm"])
-            for c in small_cells(scale, ["rsvm"], SETS)]
-    return small_cells(scale, ALGORITHMS, SETS) + rsvm
-
-
-def render(records, scale):
+def render(records, artefact):
+    scale = artefact.scale
     labels = {SMALL[label]: label for label in SETS}
-    chosen = records[records["dataset"].isin(labels) & records["status"].isin(FINISHED)]
+    chosen = records[records["dataset"].isin(labels) & records["status"].isin(FINISHED)] \
+        if len(records) else records
     parts = [
         "# gs-svm-tnn2008 Figs. 2-3 — training and test errors of GS-SVMs, RSVMs, SVMs and HM-SVMs",
         (f"SCALE={scale}. Mean over the outer folds of ten-fold nested CV (fraction). Figures: "
@@ -55,7 +37,7 @@ def render(records, scale):
         return "\n\n".join([*parts, "No records yet."])
     named = chosen.assign(dataset=chosen["dataset"].map(labels),
                           algorithm=chosen["algorithm"].map(NAMES))
-    save_figure(error_bars(named), ROOT / "results" / "gs2008" / "fig2-3")
+    save_figure(error_bars(named), artefact.output.with_suffix(""))
     table = mean_std_table(named, ["train_error", "test_error"], test=None,
                            number_format="{:.4f}")
     parts.append(to_markdown(table))
@@ -69,5 +51,5 @@ def render(records, scale):
         rsvm = chosen[chosen["algorithm"] == "rsvm"]
         parts.append(f"RSVM records: {len(rsvm)}; theta chosen by GS-SVM's validation error "
                      f"(tuned_with = {', '.join(sorted(set(rsvm['tuned_with'].dropna())))}).")
-    parts += footer(records[records["dataset"].isin(labels)], scale, cells)
+    parts += footer(records[records["dataset"].isin(labels)], artefact)
     return "\n\n".join(parts)

@@ -1,19 +1,15 @@
-"""gs-svm-tnn2008 Table II: GS-SVM vs LIBSVM 2.83 on Adult and Web, growing training sets.
-
-Protocol (§V-A, Table I): RBF kernel, theta = 0.05 everywhere except GS-SVM on Web (0.10);
-C = 2 for Adult and 4 for Web; 1 GB kernel cache; stop at KKT violation 1e-3 with shrinking;
-train on the training file, test on the given test file. Our LIBSVM column is scikit-learn's SVC
+"""Renderer of gs-svm-tnn2008 Table II: GS-SVM vs LIBSVM 2.83 on Adult and Web (cells and the
+paper's settings: conf/experiment/gs2008_table2.yaml). Our LIBSVM column is scikit-learn's SVC
 (LIBSVM 3.x; kernel counts are not observable there). Adult-8 and Web-8 are beyond the paper.
 """
 
 import pandas as pd
+from _common import measured, with_text_column
 
 from svmbench.analysis.reference import load_reference
-from svmbench.analysis.tables import provenance, side_by_side, to_markdown
-from svmbench.paper import measured, shell_command, with_text_column
+from svmbench.analysis.tables import side_by_side, to_markdown
+from svmbench.render import same_run, sources
 
-EXPERIMENT = "gs2008_table2"
-OUTPUT = "gs2008/table2.md"
 # (paper's name, dataset, in the paper?)
 ROWS = [
     ("Adult-1", "a1a", True), ("Adult-4", "a4a", True), ("Adult-7", "a7a", True),
@@ -21,7 +17,7 @@ ROWS = [
     ("Adult-8", "a8a", False), ("Web-8", "w8a", False),
 ]
 QUICK = {"a1a", "w1a"}
-CACHE_MB = 1024
+CACHE_MB = 1024  # as the experiment config
 FORMATS = {"SV": "{:.0f}", "Error %": "{:.2f}", "K1 (1e6)": "{:.2f}", "K2 (1e6)": "{:.2f}",
            "Time s": "{:.3g}"}
 # algorithm -> (heading, {column: (record field, unit)}, {column: reference column})
@@ -43,28 +39,10 @@ BLOCKS = {
 }
 
 
-def settings(dataset, algorithm):
-    """Table I's theta and Table II's C for one (dataset, algorithm)."""
-    web = dataset.startswith("w")
-    if algorithm == "gs_svm":
-        return {"gamma": 0.10 if web else 0.05}
-    return {"gamma": 0.05, "C": 4 if web else 2}
-
-
-def cell(dataset, algorithm):
-    params = {**settings(dataset, algorithm), "cache_mb": CACHE_MB}
-    return [f"experiment_name={EXPERIMENT}", f"dataset={dataset}", f"algorithm={algorithm}",
-            "protocol=holdout", *(f"algorithm.{k}={v}" for k, v in params.items())]
-
-
 def table_rows(scale):
     """Row label -> dataset for the rows this scale runs."""
     return {(name if in_paper else f"{name} (beyond the paper)"): dataset
             for name, dataset, in_paper in ROWS if scale == "paper" or dataset in QUICK}
-
-
-def cells(scale):
-    return [cell(d, a) for d in table_rows(scale).values() for a in BLOCKS]
 
 
 def paper_values(labels, columns):
@@ -78,7 +56,8 @@ def paper_values(labels, columns):
     return paper
 
 
-def render(records, scale):
+def render(records, artefact):
+    scale = artefact.scale
     rows = table_rows(scale)
     parts = [
         "# gs-svm-tnn2008 Table II — GS-SVM vs LIBSVM on Adult and Web",
@@ -92,17 +71,20 @@ def render(records, scale):
         "paper's LIBSVM values."),
     ]
     times = {}
-    for algorithm, (heading, metrics, sources) in BLOCKS.items():
+    for algorithm, (heading, metrics, columns) in BLOCKS.items():
         ours, notes = measured(records, rows, algorithm, metrics)
         times[algorithm] = ours["Time s"]
-        table = side_by_side(ours, paper_values(list(rows), sources))
+        table = side_by_side(ours, paper_values(list(rows), columns))
         table.formats.update(FORMATS)
         table = with_text_column(table, "Note", notes)
         parts += [f"## {heading}", to_markdown(table)]
     for algorithm, name in (("gs_svm", "GS-SVM"), ("smo_wss2", "smo_wss2")):
         speedup = (times["libsvm"] / times[algorithm]).dropna()
-        parts.append(f"Training-time ratio SVC / {name}, measured in the same run: " + ", ".join(
-            f"{label} {ratio:.1f}x" for label, ratio in speedup.items()))
-    commands = "\n".join(f"    {shell_command(c)}" for c in cells(scale))
-    parts += [provenance(records), "Cells (each re-runs from the shell):\n\n" + commands]
+        pair = records[records["algorithm"].isin(["libsvm", algorithm])] if len(records) \
+            else records
+        how = "measured in one run of one clean commit" if same_run(pair) else \
+            "from records of different runs or commits (see below), so only indicative"
+        parts.append(f"Training-time ratio SVC / {name}, {how}: " + (", ".join(
+            f"{label} {ratio:.1f}x" for label, ratio in speedup.items()) or "no pair measured"))
+    parts += [sources(records), "Cells (each re-runs from the shell):\n\n" + artefact.commands()]
     return "\n\n".join(parts)

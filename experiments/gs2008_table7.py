@@ -1,34 +1,16 @@
-"""gs-svm-tnn2008 Table VII: test errors of GS-SVM, HM-SVM and the soft-margin SVM on 13 small
+"""Renderer of gs-svm-tnn2008 Table VII (cells: conf/experiment/gs2008_table7.yaml): test errors of GS-SVM, HM-SVM and the soft-margin SVM on 13 small
 UCI sets (ten-fold nested CV) and on Page, Splice, Dna, Letter, Satimage, Shuttle (protocol in
 experiments/_uci.py). Bold: the best mean and every method not significantly different from it
 (two-tailed paired t-test over the outer folds at 0.05, as the paper; no test on a given split).
 """
 
-from _uci import (
-    ALGORITHMS,
-    EXPERIMENT,
-    LARGE,
-    QUICK_NOTE,
-    RUNS,
-    SMALL,
-    footer,
-    group_markdown,
-    large_cells,
-    small_cells,
-    tuning_note,
-)
+from _uci import ALGORITHMS, LARGE, QUICK_NOTE, SMALL, footer, group_markdown, tuning_note
 
 from svmbench.analysis.reference import load_reference
 from svmbench.store import FINISHED
 
-__all__ = ["EXPERIMENT", "OUTPUT", "RUNS", "cells", "render"]
-OUTPUT = "gs2008/table7.md"
 LARGE_ALGORITHMS = ("gs_svm", "smo_wss2")  # the paper has no HM-SVM there ("/")
 MEANS = ("Mean (13 small)", "Mean (6 large)")
-
-
-def cells(scale):
-    return small_cells(scale, ALGORITHMS) + large_cells(scale, LARGE, LARGE_ALGORITHMS)
 
 
 def paper_values():
@@ -41,7 +23,8 @@ def paper_values():
                                       ("svm", "SVMs"))})[list(ALGORITHMS.values())]
 
 
-def render(records, scale):
+def render(records, artefact):
+    scale = artefact.scale
     groups = [("13 small sets, ten-fold nested CV", SMALL, tuple(ALGORITHMS), MEANS[0]),
               ("Page, Splice (ten-fold nested CV) and the given splits", {
                   label: dataset for label, (dataset, _) in LARGE.items()}, LARGE_ALGORITHMS,
@@ -61,11 +44,11 @@ def render(records, scale):
     for heading, datasets, algorithms, mean_label in groups:
         parts.append(f"## {heading}")
         finished = records[records["dataset"].isin(datasets.values())
-                           & records["status"].isin(FINISHED)]
+                           & records["status"].isin(FINISHED)] if len(records) else records
         if finished.empty:
             parts.append("Not run at this scale (SCALE=paper runs it).")
             continue
         parts.append(group_markdown(records, datasets, algorithms, paper, mean_label))
     parts.append(tuning_note(LARGE))
-    parts += footer(records, scale, cells)
+    parts += footer(records, artefact)
     return "\n\n".join(p for p in parts if p)

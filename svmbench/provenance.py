@@ -1,4 +1,10 @@
-"""Where a record came from: code version, library versions, machine and time."""
+"""Where a record came from: code version, solver-code fingerprint, library versions, machine, time.
+
+A record carries ``git_commit`` (the checkout's commit), ``git_dirty`` (whether tracked files had
+uncommitted changes) and ``code_fingerprint``: a hash of the source files that decide what a
+measurement is (kernels, solvers, estimators, protocols, tuning, preprocessing). The store reuses a
+record only when its fingerprint matches the running code's (svmbench.store).
+"""
 
 import functools
 import hashlib
@@ -10,6 +16,11 @@ import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
 
+PACKAGE = Path(__file__).resolve().parent
+# the sources a measured number depends on, relative to the package
+FINGERPRINTED = ("kernels", "solvers", "models.py", "algorithms.py", "protocols.py", "tuning.py",
+                 "data/preprocessing.py", "data/validation.py")
+
 
 @functools.cache
 def static_provenance():
@@ -19,9 +30,11 @@ def static_provenance():
 
     import svmbench
 
+    commit, dirty = git_state()
     return {
         "svmbench_version": svmbench.__version__,
-        "git_commit": git_commit(),
+        "git_commit": commit,
+        "git_dirty": dirty,
         "python_version": platform.python_version(),
         "numpy_version": numpy.__version__,
         "numba_version": numba.__version__,
@@ -36,17 +49,36 @@ def provenance():
     return {**static_provenance(), "timestamp_utc": datetime.now(timezone.utc).isoformat()}
 
 
-def git_commit():
-    """The checkout's commit, with ``+dirty`` when the working tree has changes; 'unknown' outside git."""
-    root = Path(__file__).resolve().parent.parent
+def git_state():
+    """(commit, dirty): the checkout's commit and whether tracked files have changes;
+    ('unknown', None) outside git."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PACKAGE, capture_output=True,
                                 text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, check=True).stdout.strip()
+        changes = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                 cwd=PACKAGE, capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+        return "unknown", None
+    return commit, bool(changes.strip())
+
+
+def git_commit():
+    """The checkout's commit, with ``+dirty`` when the working tree has changes."""
+    commit, dirty = git_state()
     return commit + ("+dirty" if dirty else "")
+
+
+@functools.cache
+def code_fingerprint():
+    """Short sha256 over the path and bytes of every fingerprinted source file."""
+    digest = hashlib.sha256()
+    for entry in FINGERPRINTED:
+        root = PACKAGE / entry
+        files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
+        for path in files:
+            digest.update(str(path.relative_to(PACKAGE)).encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def cpu_model():

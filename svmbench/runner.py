@@ -2,38 +2,58 @@
 
     svmbench dataset=a7a algorithm=gs_svm algorithm.gamma=0.05 protocol=holdout
     svmbench -m dataset=a1a,a4a algorithm=gs_svm,libsvm
+    svmbench -m +experiment=gs2008_table2 scale=quick
 
 A cell is identified by the hash of its resolved config (experiment, dataset, algorithm,
-protocol, seed); each fold of it is one record. Finished records are skipped on a re-run, so a
-killed sweep resumes where it stopped. A failing fold is recorded as ``failed:<reason>`` and the
-sweep goes on.
+protocol, seed); each fold of it is one record. Records of the same code (fingerprint) are skipped
+on a re-run, so a killed sweep resumes where it stopped; a cell is trained only under its claim in
+the store, so two sweeps never train it twice. A failing fold is recorded as ``failed:<reason>``
+and the sweep goes on; the cell's failure is logged once, at ERROR, and the command exits non-zero
+when it ends (a sweep: after every cell, with a summary; svmbench.callbacks.FailedCells).
 """
 
 import functools
 import logging
+import numbers
+import os
+import socket
 import time
 from pathlib import Path
 
 import hydra
 import numba
 import numpy as np
+from hydra.core.hydra_config import HydraConfig
+from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
+from tqdm.contrib.logging import logging_redirect_tqdm
 
 from svmbench.algorithms import build_estimator
+from svmbench.data.configs import store_dataset_configs
 from svmbench.protocols import splits
-from svmbench.provenance import config_hash, provenance
-from svmbench.store import ResultStore
+from svmbench.provenance import code_fingerprint, config_hash, provenance
+from svmbench.store import FINISHED, ResultStore
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
 log = logging.getLogger("svmbench")
+store_dataset_configs()
+
+
+class ConfigError(ValueError):
+    """A config value that cannot run; the message names the key, the value and the fix."""
 
 
 def cell_config(cfg):
-    """The part of the config that identifies a cell (what the hash is taken over)."""
+    """The part of the config that identifies a cell (what the hash is taken over). An algorithm
+    key set to null is absent: an experiment's zipped sweep lists give ``++algorithm.C=null`` to
+    the algorithms that have no C."""
     resolved = OmegaConf.to_container(cfg, resolve=True)
-    return {key: resolved[key] for key in CELL_KEYS}
+    cell = {key: resolved[key] for key in CELL_KEYS}
+    cell["algorithm"] = {key: value for key, value in cell["algorithm"].items()
+                         if value is not None}
+    return cell
 
 
 @functools.cache
@@ -97,9 +117,22 @@ def base_record(cell, chash, fold):
         "fold": fold,
         "seed": cell["seed"],
         "config_hash": chash,
+        "run_id": run_id(),
         "threads": numba.get_num_threads(),
         **provenance(),
+        "code_fingerprint": code_fingerprint(),
     }
+
+
+@functools.cache
+def run_id():
+    """The run a record belongs to: the Hydra sweep (or single run) folder, else this process."""
+    if HydraConfig.initialized():
+        hydra_config = HydraConfig.get()
+        folder = hydra_config.sweep.dir if hydra_config.mode == RunMode.MULTIRUN \
+            else hydra_config.run.dir
+        return str(Path(folder).resolve())
+    return f"{socket.gethostname()}:{os.getpid()}:{time.time():.0f}"
 
 
 def failure(error):
@@ -107,20 +140,56 @@ def failure(error):
     return f"failed:{type(error).__name__}: {error}"
 
 
+def check_algorithm(algorithm):
+    """Raise ConfigError when an ``algorithm.<key>`` has a value of the wrong type for its
+    default in ``conf/algorithm/<name>.yaml`` (e.g. a string where a number belongs)."""
+    path = Path(CONF_DIR) / "algorithm" / f"{algorithm['name']}.yaml"
+    if not path.exists():
+        choices = sorted(p.stem for p in path.parent.glob("*.yaml"))
+        raise ConfigError(f"algorithm={algorithm['name']} is not an algorithm config; choose one "
+                          f"of {choices}")
+    defaults = OmegaConf.to_container(OmegaConf.load(path))
+    for key, value in algorithm.items():
+        default = defaults.get(key)
+        numeric = isinstance(default, numbers.Real) and not isinstance(default, bool)
+        if numeric and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+            raise ConfigError(f"algorithm.{key}={value!r} is not a number; give a number, e.g. "
+                              f"algorithm.{key}={default}")
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise ConfigError(f"algorithm.{key}={value!r} is not true/false; give "
+                              f"algorithm.{key}=true or algorithm.{key}=false")
+
+
 def run_cell(cfg):
-    """Run every fold of the cell that is not stored yet; return the records written."""
+    """Run every fold of the cell that is not stored yet; return the records written (none when
+    another process holds the cell's claim)."""
     if cfg.threads:
         numba.set_num_threads(int(cfg.threads))
     cell = cell_config(cfg)
     chash = config_hash(cell)
-    store = ResultStore(cfg.store.dir)
+    store = ResultStore(cfg.store.dir, cfg.store.reuse, cfg.store.lease_hours)
+    store.check_writable()
+    fingerprint = code_fingerprint()
     folds = None if cfg.folds is None else set(cfg.folds)
+    name = f"{cell['dataset']['name']} / {cell['algorithm']['name']} (cell {chash})"
 
     def wanted(fold):
-        return (folds is None or fold in folds) and not store.has_finished(chash, fold)
+        return (folds is None or fold in folds) and not store.has_finished(chash, fold, fingerprint)
 
+    claim = store.claim(chash)
+    if claim is None:
+        log.warning("%s: another process holds its claim in %s; not trained here", name,
+                    store.directory)
+        return []
+    with claim, logging_redirect_tqdm():
+        return train_folds(cfg, cell, chash, store, wanted, name)
+
+
+def train_folds(cfg, cell, chash, store, wanted, name):
+    """Train the wanted folds of a claimed cell, store each record, log its failure once."""
     written = []
     try:
+        check_algorithm(cell["algorithm"])
         warm_up(cell["algorithm"]["name"], cell["algorithm"].get("kernel", "rbf"))
         cell_splits = splits(cell["dataset"]["name"], cell["protocol"], cell["seed"],
                              bool(cfg.dataset.get("scale", False)), wanted, cell["algorithm"])
@@ -141,13 +210,42 @@ def run_cell(cfg):
         record = {**base_record(cell, chash, -1), "status": failure(error)}
         store.write(record)
         written.append(record)
-        log.error("%s %s failed: %s", record["dataset"], record["algorithm"], error)
+    failed = {r["fold"]: r["status"] for r in written if r["status"] not in FINISHED}
+    if failed:
+        reasons = sorted(set(failed.values()))
+        log.error("%s failed in fold(s) %s: %s", name, sorted(failed), "; ".join(reasons))
     return written
+
+
+def failed_cell(cfg, records):
+    """A summary of the cell when one of its ``records`` failed, else None: what, why, re-run."""
+    failed = [r for r in records if r["status"] not in FINISHED]
+    if not failed:
+        return None
+    overrides = HydraConfig.get().overrides.task if HydraConfig.initialized() else []
+    return {"cell": f"{failed[0]['dataset']} / {failed[0]['algorithm']}",
+            "folds": sorted(r["fold"] for r in failed),
+            "error": sorted({r["status"] for r in failed}),
+            "rerun": "svmbench " + " ".join(overrides)}
+
+
+def describe_failures(summaries):
+    """The text listing each failed cell, its error and how to re-run it."""
+    lines = [f"{len(summaries)} cell(s) failed:"]
+    for summary in summaries:
+        lines += [f"- {summary['cell']} (folds {summary['folds']}): {'; '.join(summary['error'])}",
+                  f"  re-run: {summary['rerun']}"]
+    return "\n".join(lines)
 
 
 @hydra.main(version_base=None, config_path=CONF_DIR, config_name="config")
 def main(cfg: DictConfig):
-    run_cell(cfg)
+    """Run one cell. A failed cell exits non-zero at once in a single run; in a sweep its summary
+    is returned, and svmbench.callbacks.FailedCells exits non-zero after the last cell."""
+    summary = failed_cell(cfg, run_cell(cfg))
+    if summary and HydraConfig.get().mode == RunMode.RUN:
+        raise SystemExit(describe_failures([summary]))
+    return summary
 
 
 if __name__ == "__main__":  # python -m svmbench.runner: run the imported module's main, which

@@ -3,43 +3,102 @@
 Layout: ``<dir>/<config_hash>/fold-<k>.json``. A record is written to a temporary name in the same
 folder and renamed into place, so a reader never sees half a record and a killed run leaves at
 most a stray temporary file (``.tmp-*.json``), which readers ignore: only ``fold-*.json`` are
-records. Records that finished (``converged`` or ``max_iter``) are never
-rewritten: a re-run skips them. A ``failed:<reason>`` record is replaced when the cell is re-run.
+records.
+
+- Reuse: a finished record (``converged`` or ``max_iter``) is reused only when its
+  ``code_fingerprint`` matches the running code's; ``reuse="any"`` (``store.reuse=any``) reuses it
+  whatever code produced it. A record of other code is moved to ``superseded/`` when its cell is
+  re-run, never deleted. A ``failed:<reason>`` record is replaced when the cell is re-run.
+- Corrupt records (not JSON, not a record) are named in the log and moved to ``quarantine/``;
+  they never block a cell, which simply runs again.
+- Claims: a sweep trains a cell only while it holds the cell's claim file
+  (``<config_hash>/.claim``, created with O_EXCL, holding pid, host and time), so two sweeps on one
+  store never train the same cell twice. A claim is stale when its process is gone (same host) or
+  it is older than the lease (another host); a stale claim is taken over.
 """
 
 import json
+import logging
 import os
+import socket
 import tempfile
+import time
 from pathlib import Path
 
 import pandas as pd
 
 FINISHED = ("converged", "max_iter")
+REUSE_POLICIES = ("fingerprint", "any")
+RECORD_KEYS = ("config_hash", "fold", "status")
+QUARANTINE = "quarantine"
+SUPERSEDED = "superseded"
+UNREADABLE_CLAIM_SECONDS = 60.0
+log = logging.getLogger("svmbench.store")
+
+
+class StoreError(RuntimeError):
+    """The store cannot be used (not writable, unknown reuse policy)."""
 
 
 class ResultStore:
-    def __init__(self, directory):
+    def __init__(self, directory, reuse="fingerprint", lease_hours=48.0):
+        if reuse not in REUSE_POLICIES:
+            raise StoreError(f"store.reuse={reuse!r} is not a reuse policy; choose one of "
+                             f"{list(REUSE_POLICIES)}")
         self.directory = Path(directory)
+        self.reuse = reuse
+        self.lease_seconds = lease_hours * 3600.0
 
     def path(self, config_hash, fold):
         return self.directory / config_hash / f"fold-{fold}.json"
 
     def read(self, config_hash, fold):
-        path = self.path(config_hash, fold)
-        if not path.exists():
-            return None
-        return json.loads(path.read_text())
+        return self._load(self.path(config_hash, fold))
 
-    def has_finished(self, config_hash, fold):
-        record = self.read(config_hash, fold)
-        return record is not None and record.get("status") in FINISHED
+    def _load(self, path):
+        """The record at ``path``; None when absent or corrupt (a corrupt one is quarantined)."""
+        try:
+            text = path.read_text()
+        except FileNotFoundError:
+            return None
+        try:
+            record = json.loads(text)
+            missing = [key for key in RECORD_KEYS if key not in record]
+        except (json.JSONDecodeError, TypeError) as error:
+            self.quarantine(path, f"not a JSON record ({error})")
+            return None
+        if missing:
+            self.quarantine(path, f"not a run record (no {', '.join(missing)})")
+            return None
+        return record
+
+    def quarantine(self, path, reason):
+        target = self.directory / QUARANTINE / path.relative_to(self.directory)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(path, target)
+        except FileNotFoundError:  # another reader moved it first
+            return
+        log.warning("corrupt record %s: %s; moved to %s, its cell runs again", path, reason, target)
+
+    def reusable(self, record, fingerprint):
+        """Whether ``record`` stands for the running code (``fingerprint``) under this policy."""
+        return (record is not None and record.get("status") in FINISHED
+                and (self.reuse == "any" or record.get("code_fingerprint") == fingerprint))
+
+    def has_finished(self, config_hash, fold, fingerprint):
+        return self.reusable(self.read(config_hash, fold), fingerprint)
 
     def write(self, record):
-        """Store one record under its ``config_hash`` and ``fold``; never overwrite a finished one."""
+        """Store one record under its ``config_hash`` and ``fold``; never overwrite a reusable
+        one; a finished record of other code is moved to ``superseded/`` first."""
         config_hash, fold = record["config_hash"], record["fold"]
-        if self.has_finished(config_hash, fold):
+        existing = self.read(config_hash, fold)
+        if self.reusable(existing, record.get("code_fingerprint")):
             return False
         target = self.path(config_hash, fold)
+        if existing is not None and existing.get("status") in FINISHED:
+            self._supersede(target, existing)
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
         try:
@@ -53,6 +112,13 @@ class ResultStore:
             raise
         return True
 
+    def _supersede(self, path, record):
+        fingerprint = record.get("code_fingerprint") or "unfingerprinted"
+        target = (self.directory / SUPERSEDED / path.parent.name
+                  / f"{path.stem}-{fingerprint}-{int(time.time())}.json")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+
     def remove_failed(self, config_hash, fold):
         """Drop a ``failed:`` record (e.g. a cell that could not start and now can); a finished
         record is never removed."""
@@ -62,7 +128,85 @@ class ResultStore:
 
     def records(self):
         for path in sorted(self.directory.glob("*/fold-*.json")):
-            yield json.loads(path.read_text())
+            record = self._load(path)
+            if record is not None:
+                yield record
+
+    def check_writable(self):
+        """Fail before any training when records could not be stored."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            handle, probe = tempfile.mkstemp(dir=self.directory, prefix=".tmp-probe-")
+            os.close(handle)
+            os.unlink(probe)
+        except OSError as error:
+            raise StoreError(f"store.dir={self.directory} is not writable ({error}); choose a "
+                             "writable folder with store.dir=PATH") from None
+
+    def claim(self, config_hash):
+        """A :class:`CellClaim` for the cell, or None while another live process holds it."""
+        path = self.directory / config_hash / ".claim"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(2):
+            try:
+                handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                if not self._stale(path):
+                    return None
+                log.warning("taking over the stale claim %s (%s)", path, _read_claim(path))
+                path.unlink(missing_ok=True)
+                continue
+            claimant = {"pid": os.getpid(), "host": socket.gethostname(), "time": time.time()}
+            with os.fdopen(handle, "w") as stream:
+                json.dump(claimant, stream)
+            return CellClaim(path, claimant)
+        return None
+
+    def _stale(self, path):
+        holder = _read_claim(path)
+        if holder is None:  # being written right now, or left half-written by a killed process
+            try:
+                return time.time() - path.stat().st_mtime > UNREADABLE_CLAIM_SECONDS
+            except FileNotFoundError:
+                return True
+        if holder.get("host") == socket.gethostname():
+            return not _alive(holder.get("pid"))
+        return time.time() - holder.get("time", 0) > self.lease_seconds
+
+
+class CellClaim:
+    """Held while a process trains a cell; released (its file removed) on exit."""
+
+    def __init__(self, path, claimant):
+        self.path = path
+        self.claimant = claimant
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+    def release(self):
+        if _read_claim(self.path) == self.claimant:  # never remove a claim taken over since
+            self.path.unlink(missing_ok=True)
+
+
+def _read_claim(path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def _alive(pid):
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, TypeError, ValueError):
+        return True
+    return True
 
 
 def _jsonable(value):

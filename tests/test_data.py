@@ -37,7 +37,6 @@ from svmbench.data import (
     scale_features,
 )
 from svmbench.data.fetch import COMPRESSIONS, data_path_dirs, find_local
-from svmbench.data.write_configs import CONF_DIR, dataset_config
 
 REAL_DATA_DIRS = data_path_dirs()
 PINNED_AT_IMPORT = dict(checksums.PINNED_SHA256)  # before any test unpins a stand-in
@@ -134,20 +133,17 @@ def test_realization_only_for_ida_sets():
         load_dataset("ida_banana", realization=101)
 
 
-def test_hydra_configs_match_the_registry():
-    on_disk = {path.stem for path in CONF_DIR.glob("*.yaml")}
-    assert on_disk == set(list_datasets()), "run: python -m svmbench.data.write_configs"
-    for key in list_datasets():
-        assert (CONF_DIR / f"{key}.yaml").read_text() == dataset_config(registry.REGISTRY[key])
-
-
-def test_hydra_composes_dataset_group():
+def test_the_registry_is_the_only_description_of_a_dataset():
     from hydra import compose, initialize_config_dir
 
-    with initialize_config_dir(config_dir=str(CONF_DIR.parent), version_base=None):
-        for key, scale in [("a1a", False), ("breast_cancer", True), ("ida_heart", False)]:
-            cfg = compose(overrides=[f"+dataset={key}"])
-            assert cfg.dataset.name == key and cfg.dataset.scale is scale
+    from svmbench.runner import CONF_DIR  # importing the runner stores the dataset group
+
+    assert not (Path(CONF_DIR) / "dataset").exists(), "no copy of the registry in conf/dataset"
+    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+        for key in list_datasets():
+            cfg = compose("config", [f"dataset={key}"])
+            assert cfg.dataset.name == key
+            assert cfg.dataset.scale is bool(registry.REGISTRY[key].scale)
 
 
 # ---------------------------------------------------------------- generated files, look-up, download

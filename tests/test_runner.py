@@ -13,7 +13,7 @@ from svmbench.runner import CONF_DIR, run_cell
 from svmbench.store import ResultStore
 
 VOLATILE = ("train_time_s", "cpu_time_s", "predict_time_s", "inner_train_time_s",
-            "inner_tuning_time_s", "timestamp_utc")
+            "inner_tuning_time_s", "timestamp_utc", "run_id")
 
 
 def config(store, *overrides):
@@ -126,3 +126,27 @@ def test_a_cell_that_could_not_start_leaves_no_failure_once_it_runs(tmp_path, mo
     monkeypatch.setattr(runner, "splits", real_splits)
     run_cell(config(tmp_path))
     assert sorted(r["fold"] for r in ResultStore(tmp_path).records()) == [0, 1, 2]
+
+
+def test_a_failed_cell_makes_a_single_run_exit_non_zero_with_the_fix(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "svmbench.runner", "dataset=iris",
+                             "algorithm=smo_wss2", "algorithm.C=big", "protocol.k=2",
+                             f"store.dir={tmp_path}", f"hydra.run.dir={tmp_path / 'run'}"],
+                            check=False, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "algorithm.C='big' is not a number" in result.stderr
+    assert "re-run: svmbench dataset=iris algorithm=smo_wss2 algorithm.C=big" in result.stderr
+
+
+def test_a_sweep_runs_every_cell_then_exits_non_zero_listing_the_failed_ones(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "svmbench.runner", "-m", "dataset=iris",
+                             "algorithm=gs_svm", "algorithm.gamma=oops,0.5,bad", "protocol.k=2",
+                             f"store.dir={tmp_path / 'store'}",
+                             f"hydra.sweep.dir={tmp_path / 'multirun'}"],
+                            check=False, capture_output=True, text=True)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1
+    assert "2 cell(s) failed" in output and output.count("re-run: svmbench") == 2
+    assert "algorithm.gamma='oops'" in output and "algorithm.gamma='bad'" in output
+    statuses = sorted(r["status"][:22] for r in ResultStore(tmp_path / "store").records())
+    assert statuses == ["converged", "converged", "failed:ConfigError: al", "failed:ConfigError: al"]
