@@ -135,7 +135,8 @@ def sources(records):
     return (f"Records: {len(records)} (host {hosts}; cpu {cpus}; {dates}). "
             f"Commits: {'; '.join(lines)}. Solver code (fingerprint): {'; '.join(code)}. "
             + ("Measured in one run of one clean commit." if same_run(records) else
-               f"Not measured in one run of one clean commit: {runs} recorded run id(s), "
+               "Not measured in one run of one clean commit: "
+               f"{f'{runs} run id(s)' if runs else 'run ids not recorded'}, "
                f"{commits.nunique()} commit(s), {int(dirty.sum())} record(s) from a dirty tree."))
 
 

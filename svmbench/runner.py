@@ -99,8 +99,16 @@ def measure(algorithm, split):
         "objective": None if objective is None else float(np.sum(objective)),
         "train_error": error_rate(estimator, split.X_train, split.y_train),
         "test_error": test_error,
-        "status": "max_iter" if "max_iter" in statuses else "converged",
+        "status": worst_status(statuses),
     }
+
+
+# a record's status is the worst of its class pairs'; an unknown one counts as a failure
+SEVERITY = {"converged": 0, "max_iter": 1, "stalled": 2, "infeasible": 3}
+
+
+def worst_status(statuses):
+    return max(statuses, key=lambda status: SEVERITY.get(status, len(SEVERITY)))
 
 
 def base_record(cell, chash, fold):

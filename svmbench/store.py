@@ -14,7 +14,7 @@ records.
 - Claims: a sweep trains a cell only while it holds the cell's claim file
   (``<config_hash>/.claim``, created with O_EXCL, holding pid, host and time), so two sweeps on one
   store never train the same cell twice. A claim is stale when its process is gone (same host) or
-  it is older than the lease (another host); a stale claim is taken over.
+  it is older than the lease (``store.lease_hours``); a stale claim is taken over.
 """
 
 import json
@@ -169,9 +169,10 @@ class ResultStore:
                 return time.time() - path.stat().st_mtime > UNREADABLE_CLAIM_SECONDS
             except FileNotFoundError:
                 return True
+        expired = time.time() - holder.get("time", 0) > self.lease_seconds  # e.g. a reused pid
         if holder.get("host") == socket.gethostname():
-            return not _alive(holder.get("pid"))
-        return time.time() - holder.get("time", 0) > self.lease_seconds
+            return expired or not _alive(holder.get("pid"))
+        return expired
 
 
 class CellClaim:

@@ -150,3 +150,9 @@ def test_a_sweep_runs_every_cell_then_exits_non_zero_listing_the_failed_ones(tmp
     assert "algorithm.gamma='oops'" in output and "algorithm.gamma='bad'" in output
     statuses = sorted(r["status"][:22] for r in ResultStore(tmp_path / "store").records())
     assert statuses == ["converged", "converged", "failed:ConfigError: al", "failed:ConfigError: al"]
+
+
+def test_a_record_takes_the_worst_status_of_its_class_pairs():
+    assert runner.worst_status(["converged", "converged"]) == "converged"
+    assert runner.worst_status(["converged", "max_iter", "stalled"]) == "stalled"
+    assert runner.worst_status(["infeasible", "failed:NaN in gradient"]) == "failed:NaN in gradient"

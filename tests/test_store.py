@@ -7,6 +7,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from hydra import compose, initialize_config_dir
@@ -55,7 +56,7 @@ def test_a_cell_claimed_by_a_live_process_is_not_trained_and_a_stale_claim_is_ta
     holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         claim_file.write_text(json.dumps({"pid": holder.pid, "host": os.uname().nodename,
-                                          "time": 0}))
+                                          "time": time.time()}))
         assert run_cell(cfg) == []
     finally:
         holder.kill()
