@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.provider import make_precomputed_provider, make_provider
+from svmbench.kernels.qmatrix import make_precomputed_qmatrix, make_qmatrix
 from svmbench.solvers.base import get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
@@ -60,6 +61,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
 
     solver_name = None
     solver_params = ()
+    q_kind = "kernel"  # what the solver's provider serves: svmbench.kernels.qmatrix.Q_KINDS
 
     def _solver_settings(self):
         return {name: getattr(self, name) for name in self.solver_params}
@@ -72,11 +74,20 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         """Per class pair, the alphas a solver starts from (indexed like X), or None: cold start."""
         return
 
-    def _make_provider(self, X, members):
+    def _make_provider(self, X, members, labels):
+        if self.q_kind != "kernel":
+            return self._make_qmatrix(X, members, labels)
         if self.kernel == "precomputed":
             return make_precomputed_provider(X, members)
         return make_provider(X[members], self.kernel, self._gamma, self.coef0, self.degree,
                              self.cache_mb)
+
+    def _make_qmatrix(self, X, members, labels):
+        """The Q-matrix of kind ``q_kind`` over one class pair (labels in {-1, +1})."""
+        if self.kernel == "precomputed":
+            return make_precomputed_qmatrix(X, members, labels, self.q_kind)
+        return make_qmatrix(X[members], labels, self.q_kind, kernel=self.kernel, gamma=self._gamma,
+                            coef0=self.coef0, degree=self.degree, cache_mb=self.cache_mb)
 
     def fit(self, X, y):
         self._check_params()
@@ -106,7 +117,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
             settings = self._solver_settings()
             if initial is not None:
                 settings["alpha_init"] = initial[pair][members]
-            result = solve(self._make_provider(X, members), labels, settings)
+            result = solve(self._make_provider(X, members, labels), labels, settings)
             self.fit_results_.append(result)
             alpha = np.zeros(X.shape[0])
             alpha[members] = result.alpha * labels
@@ -300,3 +311,25 @@ class RSVC(KernelSVC):
         self.w_norm2_ = np.array([r.trace["w_norm2"] for r in self.fit_results_])
         self.target_w_norm2_ = np.array([r.trace["target_w_norm2"] for r in self.fit_results_])
         return self
+
+
+class RosenSVC(KernelSVC):
+    """C-SVM with bias trained by Rosen's gradient projection (rosen-projection-svm §3), solver
+    ``rosen``, over the C-SVC Q-matrix. Parameters as ``SMOSVC(variant="mod2")``: ``C``,
+    ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol`` (stop at b_low <= b_up + 2 tol),
+    ``cache_mb`` (LRU Q-row cache), ``max_iter`` (-1: max(10^7, 100 n))."""
+
+    solver_name = "rosen"
+    solver_params = ("C", "tol", "max_iter")
+    q_kind = "csvc"
+
+    def __init__(self, C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-3,
+                 cache_mb=100.0, max_iter=-1):
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.tol = tol
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter
