@@ -16,7 +16,7 @@ _PUBLIC = {
     "RosenSVC": "svmbench.models",
 }
 
-__all__ = ["GSSVC", "RSVC", "RosenSVC", "SMOSVC", "HardMarginSVC", "__version__", "load_results"]
+__all__ = ["GSSVC", "RSVC", "SMOSVC", "HardMarginSVC", "RosenSVC", "__version__", "load_results"]
 
 
 def __getattr__(name):

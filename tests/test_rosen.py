@@ -15,7 +15,7 @@ from svmbench.algorithms import build_estimator
 from svmbench.data import DataError, available_realizations, load_dataset
 from svmbench.kernels.provider import make_provider
 from svmbench.kernels.qmatrix import make_qmatrix
-from svmbench.models import RosenSVC, SMOSVC
+from svmbench.models import SMOSVC, RosenSVC
 from svmbench.solvers import get_solver
 from svmbench.solvers.rosen import direction, multipliers, rosen_step
 from svmbench.solvers.smo_step import max_violation

@@ -9,12 +9,14 @@ F, b dropped), one iteration is:
 
 1. Projection on the free set J = {0 < a_i < C}, N = |J|: d_i = -(G_i - y_i/N sum_J y_k G_k),
    i.e. d_i = -y_i (F_i - mean_J F) on J, 0 elsewhere (§3, P_ij = delta_ij - y_i y_j / N).
-2. d is taken as 0 when J is optimal to the stopping precision (max_J F - min_J F <= 2 tol; the
-   paper's test is d = 0 exactly, which a finite-precision descent on the face never reaches).
-   Then the multipliers of the bound samples, eq. (4), name the most negative one p, which is
-   released: d-hat over J + {p} with 1 / (1 + N), eq. (5). With J empty the equality multiplier
-   is free (eq. (4) has no N); then the maximal violating pair is released together, which is
-   eq. (5)'s projection over those two samples (the paper does not say how it starts).
+2. d is taken as 0 when the most negative multiplier of eq. (4), u_p, violates the KKT
+   conditions more than the face does (-u_p > max_J F - min_J F, the face's spread counted as 0
+   once it is <= 2 tol): the paper's test is d = 0, which a descent on the face reaches only in
+   the limit, and waiting for the spread to fall below 2 tol zig-zags for long on ill-conditioned
+   faces (IDA image at 1e-3: 1.6 million steps against 162 thousand). The released sample p joins
+   J: d-hat over J + {p} with 1 / (1 + N), eq. (5). With J empty the equality multiplier is free
+   (eq. (4) has no N); then the maximal violating pair is released together, which is eq. (5)'s
+   projection over those two samples (the paper does not say how it starts).
 3. Exact line search lambda0 = -(w'z - s) / ||z||^2 = -G'd / d'Qd (§3), clipped to the box by
    lambda_max over the support of d (the released sample included: its bound is the paper's
    extra term C / d_p or -C / d_p).
@@ -70,14 +72,14 @@ def multipliers(y, alpha, gradient, C, out):
 
 @njit(cache=True)
 def most_negative_multiplier(y, alpha, gradient, C):
-    """The bound sample of the most negative multiplier of eq. (4), -1 when none is negative."""
+    """(sample, u) of the most negative multiplier of eq. (4); (-1, 0) when none is negative."""
     u = np.empty(alpha.shape[0])
     multipliers(y, alpha, gradient, C, u)
     best, chosen = 0.0, -1
     for i in range(alpha.shape[0]):
         if u[i] < best:
             best, chosen = u[i], i
-    return chosen
+    return chosen, best
 
 
 @njit(cache=True)
@@ -117,9 +119,6 @@ def direction(y, alpha, gradient, C, tol, support, d):
         if is_free(alpha[i], C):
             support[count] = i
             count += 1
-    if n_free > 0 and spread > 2.0 * tol:
-        project(y, gradient, support, count, d)
-        return count
     if n_free == 0:  # the equality multiplier is free: release the maximal violating pair
         i_up, i_low = maximal_violating_pair(y, alpha, gradient, C)
         if i_up < 0 or i_low < 0 or i_up == i_low:
@@ -127,11 +126,13 @@ def direction(y, alpha, gradient, C, tol, support, d):
         support[0], support[1] = i_up, i_low
         count = 2
     else:
-        released = most_negative_multiplier(y, alpha, gradient, C)
-        if released < 0:
+        released, u = most_negative_multiplier(y, alpha, gradient, C)
+        face_violation = spread if spread > 2.0 * tol else 0.0
+        if released >= 0 and -u > face_violation:  # d is taken as 0: release (eq. (5))
+            support[count] = released
+            count += 1
+        elif face_violation == 0.0:
             return 0
-        support[count] = released
-        count += 1
     project(y, gradient, support, count, d)
     return count
 
