@@ -13,7 +13,6 @@ error and a Wilcoxon rank-sum test of the test errors at the 0.1 level.
 import argparse
 from pathlib import Path
 
-import pandas as pd
 from hydra import compose, initialize_config_dir
 
 from svmbench.analysis.reference import load_reference
@@ -38,18 +37,17 @@ STOPPING = ("Both stop at b_low - b_up <= 2 tol on the full gradient (the same a
             "iteration: one pair step (SMO), one projected line search (Rosen).")
 
 
-def sweep_config(name):
-    """(composed config of one cell, swept datasets, swept algorithms) of experiment ``name``."""
+def sweep(name):
+    """(store directory, config hashes of the cells) of the sweep in experiment ``name``."""
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         config = compose("config", [f"experiment={name}"], return_hydra_config=True)
         params = config.hydra.sweeper.params
-        datasets, algorithms = params.dataset.split(","), params.algorithm.split(",")
         hashes = {
             config_hash(cell_config(compose("config", [f"experiment={name}", f"dataset={d}",
                                                        f"algorithm={a}"])))
-            for d in datasets for a in algorithms
+            for d in params.dataset.split(",") for a in params.algorithm.split(",")
         }
-    return config, datasets, hashes
+    return config.store.dir, hashes
 
 
 def header(columns):
@@ -68,23 +66,29 @@ def paper_pair(reference, label, column):
     return f"{row[column].iloc[0]:.1f} ± {row[column + '_std'].iloc[0]:.1f}"
 
 
-def row_note(label, dataset, swept, runs):
-    if dataset not in swept:
-        return "not run here: data not available"
+def row_note(label, runs):
+    """What a row says besides its numbers; ``runs``: its records, failed ones included."""
+    finished = runs[runs["status"].isin(FINISHED)]
+    if set(finished["algorithm"]) != {SMO, ROSEN}:
+        failed = runs.loc[~runs["status"].isin(FINISHED), "status"]
+        if failed.empty or failed.str.contains("DataError").any():
+            return "not run here: data not available"
+        return f"failed: {failed.iloc[0].removeprefix('failed:')[:80]}"
     notes = ["beyond the paper"] if label in EXTRA_ROWS else []
-    realizations = runs["fold"].nunique()
+    realizations = finished["fold"].nunique()
     if realizations < 10:
         notes.append(f"{realizations} of 10 realizations staged")
     return "; ".join(notes)
 
 
-def paper_table(records, reference, swept):
+def paper_table(records, reference):
     lines = header(["Dataset", "SVs SMO", "SVs Rosen", "Iter. SMO", "Iter. Rosen", "Ratio",
                     "paper SVs SMO", "paper SVs Rosen", "paper Iter. SMO", "paper Iter. Rosen",
                     "paper Ratio", "note"])
     for label, dataset in {**PAPER_ROWS, **EXTRA_ROWS}.items():
         runs = records[records["dataset"] == dataset]
-        smo, rosen = runs[runs["algorithm"] == SMO], runs[runs["algorithm"] == ROSEN]
+        finished = runs[runs["status"].isin(FINISHED)]
+        smo, rosen = (finished[finished["algorithm"] == name] for name in (SMO, ROSEN))
         paper = reference[reference["dataset"] == label]
         paper_ratio = f"{paper['ratio'].iloc[0]:.2f}" if len(paper) else ""
         ours = ["", "", "", "", ""]
@@ -95,18 +99,16 @@ def paper_table(records, reference, swept):
         cells = [label, *ours, paper_pair(reference, label, "sv_smo"),
                  paper_pair(reference, label, "sv_rosen"), paper_pair(reference, label, "iter_smo"),
                  paper_pair(reference, label, "iter_rosen"), paper_ratio,
-                 row_note(label, dataset, swept, runs)]
+                 row_note(label, runs)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def beyond_table(records, swept):
+def beyond_table(records):
     lines = header(["Dataset", "K2 SMO", "K2 Rosen", "K2 Rosen/SMO", "K1 SMO", "K1 Rosen",
                     "K1 Rosen/SMO", "time SMO (ms)", "time Rosen (ms)", "test err. SMO (%)",
                     "test err. Rosen (%)", "rank-sum p", "converged SMO / Rosen"])
     for label, dataset in {**PAPER_ROWS, **EXTRA_ROWS}.items():
-        if dataset not in swept:
-            continue
         runs = records[records["dataset"] == dataset]
         smo, rosen = runs[runs["algorithm"] == SMO], runs[runs["algorithm"] == ROSEN]
         if smo.empty or rosen.empty:
@@ -129,13 +131,13 @@ def ratio_range(values):
     return f"{min(values):.2f}-{max(values):.2f}" if values else "none"
 
 
-def summary(records, reference, swept):
+def summary(records, reference):
     """The iteration ratios beside the paper's, and the kernel-evaluation ratios it left open."""
     ours, paper_same, k2, k1 = [], [], [], []
     for label, dataset in {**PAPER_ROWS, **EXTRA_ROWS}.items():
         runs = records[records["dataset"] == dataset]
         smo, rosen = runs[runs["algorithm"] == SMO], runs[runs["algorithm"] == ROSEN]
-        if dataset not in swept or smo.empty or rosen.empty:
+        if smo.empty or rosen.empty:
             continue
         k2.append(rosen["kernel_requested"].mean() / smo["kernel_requested"].mean())
         k1.append(rosen["kernel_computed"].mean() / smo["kernel_computed"].mean())
@@ -154,41 +156,42 @@ def summary(records, reference, swept):
     )
 
 
-def parameters_note(config, swept):
-    chosen = ", ".join(
-        f"{dataset.removeprefix('ida_')} (C {config.rosen_parameters[dataset].C:g}, "
-        f"gamma {config.rosen_parameters[dataset].gamma:g})" for dataset in swept)
+def parameters_note(records):
+    chosen = records.groupby("dataset")[["C", "gamma"]].first()
+    shown = ", ".join(f"{dataset.removeprefix('ida_')} (C {row.C:g}, gamma {row.gamma:g})"
+                      for dataset, row in chosen.iterrows())
     return (
         "(C, gamma) are not the paper's (those published with the IDA repository are not "
         "available here): per set, 5-fold CV on the training sets of realizations 1-5 (twonorm: "
         "1, all that is staged) over log2 C in [-2, 10], log2 gamma in [-10, 2] (scikit-learn "
         "SVC), the median of the five picks kept (conf/experiment/rosen_parameters.yaml, "
-        f"`python -m experiments.rosen_parameters`): {chosen}. RBF exp(-gamma ||x - z||^2)."
+        f"`python -m experiments.rosen_parameters`): {shown}. RBF exp(-gamma ||x - z||^2)."
     )
 
 
-def render(records, config, swept):
-    """Markdown of the table: the paper's columns with its values beside ours, then the rest."""
-    number = TABLE_NUMBER[config.experiment_name]
-    tol = config.algorithm.tol
+def render(records):
+    """Markdown of one table from its records (one experiment): the paper's columns with its
+    values beside ours, then what the paper did not report."""
+    name = records["experiment"].iloc[0]
+    number = TABLE_NUMBER[name]
     reference = load_reference(f"rosen_table{number}")
-    records = records[records["status"].isin(FINISHED)]
+    finished = records[records["status"].isin(FINISHED)]
     title = (f"# rosen-projection-svm Table {number}: Keerthi's SMO Modification 2 (smo_mod2) vs "
-             f"Rosen's gradient projection (rosen), tol = {tol:g}")
+             f"Rosen's gradient projection (rosen), tol = {records['tol'].iloc[0]:g}")
     counts = ("Beyond the paper: K2 = Q entries requested (no cache), K1 = computed with the "
-              f"{config.algorithm.cache_mb} MB LRU row cache, both per training; training time is "
-              "wall time on a 2-core machine shared with other jobs (indicative only); rank-sum p "
-              "= Wilcoxon rank-sum test of the per-realization test errors, 'differ' at the "
-              f"{LEVEL} level.")
+              f"{records['cache_mb'].iloc[0]:g} MB LRU row cache, both per training; training "
+              "time is wall time on a 2-core machine shared with other jobs (indicative only); "
+              "rank-sum p = Wilcoxon rank-sum test of the per-realization test errors, 'differ' "
+              f"at the {LEVEL} level.")
     return "\n\n".join([
         title,
         STOPPING,
-        paper_table(records, reference, swept),
+        paper_table(records, reference),
         counts,
-        beyond_table(records, swept),
-        summary(records, reference, swept),
-        parameters_note(config, swept),
-        provenance(records) + " Produced on branch rosen.",
+        beyond_table(finished),
+        summary(finished, reference),
+        parameters_note(finished),
+        provenance(finished) + " Produced on branch rosen.",
     ])
 
 
@@ -198,15 +201,15 @@ def main(argv=None):
     parser.add_argument("--store", default=None, help="record store (default: the experiment's)")
     parser.add_argument("--output", default=None, help="Markdown file (default: results/rosen/)")
     args = parser.parse_args(argv)
-    config, datasets, hashes = sweep_config(args.name)
-    store = Path(args.store or ROOT / config.store.dir)
-    records = load_results(store)
+    store_dir, hashes = sweep(args.name)
+    records = load_results(Path(args.store or ROOT / store_dir))
     records = records[records["config_hash"].isin(hashes)] if len(records) else records
-    swept = [d for d in datasets if d in set(records.get("dataset", pd.Series(dtype=str)))]
+    if records.empty:
+        raise SystemExit(f"no records of {args.name} in {args.store or store_dir}: run the sweep")
     output = Path(args.output or ROOT / "results" / "rosen" /
                   f"table{TABLE_NUMBER[args.name]}.md")
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(render(records, config, swept) + "\n")
+    output.write_text(render(records) + "\n")
     print(output.read_text())
 
 
