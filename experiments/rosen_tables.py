@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hydra import compose, initialize_config_dir
 
+from experiments.rosen_parameters import FOLDS, GRID, REALIZATIONS
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stats import wilcoxon_rank_sum
 from svmbench.analysis.tables import provenance
@@ -32,7 +33,8 @@ EXTRA_ROWS = {"Banana": "ida_banana", "German": "ida_german", "Image": "ida_imag
               "Ringnorm": "ida_ringnorm", "Twonorm": "ida_twonorm", "Waveform": "ida_waveform"}
 TABLE_NUMBER = {"rosen_table1": 1, "rosen_table2": 2}
 STOPPING = ("Both stop at b_low - b_up <= 2 tol on the full gradient (the same absolute KKT "
-            "violation) or after max_iter = 10^6 iterations. Mean ± std over the staged "
+            "violation) or after max_iter = 10^6 iterations (means include such runs: see "
+            "'converged' below). Mean ± std over the staged "
             "realizations (the paper: 100). Ratio = mean iterations of SMO / of Rosen. An "
             "iteration: one pair step (SMO), one projected line search (Rosen).")
 
@@ -162,10 +164,11 @@ def parameters_note(records):
                       for dataset, row in chosen.iterrows())
     return (
         "(C, gamma) are not the paper's (those published with the IDA repository are not "
-        "available here): per set, 5-fold CV on the training sets of realizations 1-5 (twonorm: "
-        "1, all that is staged) over log2 C in [-2, 10], log2 gamma in [-10, 2] (scikit-learn "
-        "SVC), the median of the five picks kept (conf/experiment/rosen_parameters.yaml, "
-        f"`python -m experiments.rosen_parameters`): {shown}. RBF exp(-gamma ||x - z||^2)."
+        f"available here): per set, {FOLDS}-fold CV on the training sets of realizations "
+        f"1-{REALIZATIONS} (twonorm: 1, all that is staged) over log2 C in {GRID['C_log2']}, "
+        f"log2 gamma in {GRID['gamma_log2']} (scikit-learn SVC), the median of the picks kept "
+        "(conf/experiment/rosen_parameters.yaml, `python -m experiments.rosen_parameters`): "
+        f"{shown}. RBF exp(-gamma ||x - z||^2)."
     )
 
 
