@@ -79,7 +79,7 @@ def row_note(label, runs):
     notes = ["beyond the paper"] if label in EXTRA_ROWS else []
     realizations = finished["fold"].nunique()
     if realizations < 10:
-        notes.append(f"{realizations} of 10 realizations staged")
+        notes.append(f"{realizations} of 10 realizations run")
     return "; ".join(notes)
 
 

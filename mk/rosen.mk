@@ -3,7 +3,7 @@
 ## SCALE=quick runs realization 1 only into results/store/rosen (ignored) and renders there.
 ROSEN_STORE_quick := results/store/rosen
 ROSEN_STORE_paper := results/rosen/runs
-ROSEN_FOLDS_quick := folds=[0]
+ROSEN_FOLDS_quick := 'folds=[0]'
 ROSEN_OUTPUT_quick := results/store/rosen
 ROSEN_OUTPUT_paper := results/rosen
 

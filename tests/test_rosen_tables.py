@@ -35,7 +35,7 @@ def test_render_puts_ratios_and_the_papers_values_side_by_side():
         lines["Heart"]
     assert lines["Thyroid"].endswith("| not run here: data not available |")
     assert lines["Titanic"].endswith("| not run here: data not available |")
-    assert "beyond the paper; 2 of 10 realizations staged" in lines["Banana"]
+    assert "beyond the paper; 2 of 10 realizations run" in lines["Banana"]
     assert "| 1e+03 | 4e+03 | 4.0 |" in text  # K2 and its ratio Rosen/SMO
     assert "on the paper's sets run here: 3.00-3.00 (the paper on the same sets: 2.28-2.28" in text
     assert "tol = 0.001" in text and "heart (C 4, gamma 0.5)" in text
