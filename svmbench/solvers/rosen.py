@@ -13,10 +13,11 @@ F, b dropped), one iteration is:
    conditions more than the face does (-u_p > max_J F - min_J F, the face's spread counted as 0
    once it is <= 2 tol): the paper's test is d = 0, which a descent on the face reaches only in
    the limit, and waiting for the spread to fall below 2 tol zig-zags for long on ill-conditioned
-   faces (IDA image at 1e-3: 1.6 million steps against 162 thousand). The released sample p joins
-   J: d-hat over J + {p} with 1 / (1 + N), eq. (5). With J empty the equality multiplier is free
-   (eq. (4) has no N); then the maximal violating pair is released together, which is eq. (5)'s
-   projection over those two samples (the paper does not say how it starts).
+   faces (IDA image realization 1 at 1e-3: 1.6 million steps, against 162 thousand). The
+   released sample p joins J: d-hat over J + {p} with 1 / (1 + N), eq. (5). With J empty the
+   equality multiplier is free (eq. (4) has no N); then the maximal violating pair is released
+   together, which is eq. (5)'s projection over those two samples (the paper does not say how it
+   starts).
 3. Exact line search lambda0 = -(w'z - s) / ||z||^2 = -G'd / d'Qd (§3), clipped to the box by
    lambda_max over the support of d (the released sample included: its bound is the paper's
    extra term C / d_p or -C / d_p).
