@@ -31,6 +31,7 @@ ESTIMATORS = {
     "smo_wss2": partial(models.SMOSVC, variant="wss2"),
     "libsvm": libsvm_reference,
     "rsvm": models.RSVC,
+    "rosen": models.RosenSVC,
 }
 
 

@@ -105,6 +105,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
 
     solver_name = None
     solver_params = ()
+    q_kind = "csvc"  # the Q-matrix the solver reads: one of svmbench.kernels.qmatrix.Q_KINDS
 
     def _solver_settings(self):
         return {name: getattr(self, name) for name in self.solver_params}
@@ -118,10 +119,10 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         return
 
     def _make_provider(self, X, members, labels):
-        """The C-SVC Q-matrix of one class pair (labels in {-1, +1} folded in)."""
+        """The Q-matrix of kind ``q_kind`` over one class pair (labels in {-1, +1} folded in)."""
         if self.kernel == "precomputed":
-            return make_precomputed_qmatrix(X, members, labels, "csvc")
-        return make_qmatrix(X[members], labels, "csvc", kernel=self.kernel, gamma=self._gamma,
+            return make_precomputed_qmatrix(X, members, labels, self.q_kind)
+        return make_qmatrix(X[members], labels, self.q_kind, kernel=self.kernel, gamma=self._gamma,
                             coef0=self.coef0, degree=self.degree, cache_mb=self.cache_mb)
 
     def fit(self, X, y):
@@ -361,3 +362,25 @@ class RSVC(KernelSVC):
         self.w_norm2_ = np.array([r.trace["w_norm2"] for r in self.fit_results_])
         self.target_w_norm2_ = np.array([r.trace["target_w_norm2"] for r in self.fit_results_])
         return self
+
+
+class RosenSVC(KernelSVC):
+    """C-SVM with bias trained by Rosen's gradient projection (rosen-projection-svm §3), solver
+    ``rosen``, over the C-SVC Q-matrix. Parameters as ``SMOSVC(variant="mod2")``: ``C``,
+    ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol`` (stop at b_low <= b_up + 2 tol),
+    ``cache_mb`` (LRU Q-row cache), ``max_iter`` (-1: max(10^7, 100 n))."""
+
+    solver_name = "rosen"
+    solver_params = ("C", "tol", "max_iter")
+    q_kind = "csvc"
+
+    def __init__(self, C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-3,
+                 cache_mb=100.0, max_iter=-1):
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.tol = tol
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter

@@ -178,3 +178,16 @@ def outcome(alpha, gradient, y, C, iterations, converged):
     return (alpha, bias, iterations, converged, dual_objective(alpha, gradient),
             kkt_violation(alpha, gradient, y, C, bias))
 
+
+@njit(cache=True)
+def max_violation(alpha, gradient, y, C, length):
+    """b_low - b_up = max over I_low of F - min over I_up of F (Keerthi et al. 2001, eq. 12;
+    LIBSVM's Gmax + Gmax2); -inf when one of the sets is empty."""
+    b_up, b_low = np.inf, -np.inf
+    for i in range(length):
+        f = y[i] * gradient[i]
+        if in_up_set(y[i], alpha[i], C):
+            b_up = min(b_up, f)
+        if in_low_set(y[i], alpha[i], C):
+            b_low = max(b_low, f)
+    return b_low - b_up

@@ -1,0 +1,162 @@
+"""Rosen's gradient projection (rosen-projection-svm §3): feasibility and descent of every step,
+the multipliers of eq. (4) against a least-squares KKT solve, the optimum against smo_wss2 and
+scikit-learn's SVC, and the IDA realizations the tables run on."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_breast_cancer, make_classification
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from svmbench.algorithms import build_estimator
+from svmbench.data import DataError, available_realizations, load_dataset
+from svmbench.kernels.provider import make_provider
+from svmbench.kernels.qmatrix import make_qmatrix
+from svmbench.models import SMOSVC, RosenSVC
+from svmbench.solvers import get_solver
+from svmbench.solvers.rosen import direction, multipliers, rosen_step
+from svmbench.solvers.smo_step import max_violation
+
+
+def random_problem(seed, n):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.where(X[:, 0] + 0.8 * rng.normal(size=n) > 0, 1.0, -1.0)
+    y[:2] = (1.0, -1.0)  # both classes
+    return X, y
+
+
+def dual_objective(X, y, alpha, gamma):
+    Q = np.outer(y, y) * rbf_kernel(X, gamma=gamma)
+    return 0.5 * alpha @ Q @ alpha - alpha.sum()
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(4, 40), C=st.floats(0.05, 20.0),
+       gamma=st.floats(0.05, 5.0), tol=st.sampled_from([1e-3, 1e-6]))
+def test_every_step_is_feasible_and_descends(seed, n, C, gamma, tol):
+    """After every step 0 <= a <= C and y'a = 0 and the objective does not grow; until the KKT
+    violation is <= 2 tol the direction is feasible and G'd = -||d||^2 < 0 (§2: d = -P grad f
+    with P^2 = P). The first 300 steps (convergence: the optimum test below)."""
+    X, y = random_problem(seed, n)
+    q = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=gamma, cache_mb=0)
+    alpha, gradient = np.zeros(n), -np.ones(n)
+    support, d, qd = np.empty(n, dtype=np.int64), np.zeros(n), np.zeros(n)
+    objective = 0.0
+    for _ in range(300):
+        if max_violation(alpha, gradient, y, C, n) <= 2.0 * tol:
+            break
+        count = direction(y, alpha, gradient, C, tol, support, d)
+        assert count > 0
+        slope, norm2 = gradient @ d, d @ d
+        assert slope < 0.0
+        assert slope == pytest.approx(-norm2, rel=1e-9)
+        assert abs(y @ d) <= 1e-12 * (1.0 + np.abs(d).sum())
+        assert np.all(d[alpha <= 0.0] >= 0.0) and np.all(d[alpha >= C] <= 0.0)
+        assert rosen_step(q, y, alpha, gradient, C, tol, support, d, qd)
+        assert np.all(alpha >= 0.0) and np.all(alpha <= C)
+        assert abs(y @ alpha) <= 1e-10 * C * n
+        now = dual_objective(X, y, alpha, gamma)
+        assert now <= objective + 1e-9 * (1.0 + abs(objective))
+        objective = now
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(3, 12))
+def test_multipliers_of_eq4_solve_the_kkt_system_in_least_squares(seed, n):
+    """Eq. (4) is beta = -(M M')^-1 M grad f: the least-squares solution of M' beta = -grad f
+    over the binding constraints (rows -e_i for a_i = 0, e_i for a_i = C) and y."""
+    rng = np.random.default_rng(seed)
+    C = 2.0
+    y = rng.choice([-1.0, 1.0], size=n)
+    alpha = rng.choice([0.0, C, 0.7], size=n)
+    alpha[0] = 1.3  # at least one free sample: N >= 1
+    gradient = rng.normal(size=n)
+    at_zero, at_c = np.flatnonzero(alpha == 0.0), np.flatnonzero(alpha == C)
+    M = np.vstack([-np.eye(n)[at_zero], np.eye(n)[at_c], y[None, :]])
+    beta = np.linalg.lstsq(M.T, -gradient, rcond=None)[0]
+    u = np.empty(n)
+    multipliers(y, alpha, gradient, C, u)
+    np.testing.assert_allclose(u[at_zero], beta[: at_zero.size], atol=1e-10)
+    np.testing.assert_allclose(u[at_c], beta[at_zero.size: at_zero.size + at_c.size], atol=1e-10)
+
+
+def wdbc():
+    X, y = load_breast_cancer(return_X_y=True)
+    return MinMaxScaler((-1, 1)).fit_transform(X), np.where(y == 1, 1.0, -1.0)
+
+
+def noisy():
+    X, y = make_classification(n_samples=200, n_features=6, flip_y=0.15, random_state=7)
+    return MinMaxScaler((-1, 1)).fit_transform(X), np.where(y == 1, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("data, C, gamma", [(wdbc, 10.0, 0.1), (noisy, 1.0, 0.5)])
+def test_optimum_at_1e6_agrees_with_smo_wss2_and_scikit_learn(data, C, gamma):
+    X, y = data()
+    rosen = RosenSVC(C=C, gamma=gamma, tol=1e-6).fit(X, y)
+    wss2 = SMOSVC(variant="wss2", C=C, gamma=gamma, tol=1e-6).fit(X, y)
+    reference = SVC(C=C, gamma=gamma, tol=1e-8).fit(X, y)
+    alpha_reference = np.zeros(y.shape[0])
+    alpha_reference[reference.support_] = np.abs(reference.dual_coef_[0])
+    ours = rosen.objective_[0]
+    assert rosen.status_ == ["converged"]
+    assert ours == pytest.approx(wss2.objective_[0], rel=1e-6)
+    assert ours == pytest.approx(dual_objective(X, y, alpha_reference, gamma), rel=1e-6)
+    assert ours == pytest.approx(dual_objective(X, y, rosen.fit_results_[0].alpha, gamma),
+                                 rel=1e-6)
+
+
+def test_counts_come_from_the_provider_and_the_cache_serves_repeated_rows():
+    X, y = noisy()
+    cached = RosenSVC(C=1.0, gamma=0.5, tol=1e-3).fit(X, y)
+    uncached = RosenSVC(C=1.0, gamma=0.5, tol=1e-3, cache_mb=0).fit(X, y)
+    assert cached.n_iter_[0] == uncached.n_iter_[0]
+    assert cached.kernel_requested_ == uncached.kernel_requested_ == uncached.kernel_computed_
+    assert cached.kernel_computed_ <= y.shape[0] ** 2 < cached.kernel_requested_
+
+
+def test_rosen_needs_the_csvc_qmatrix_and_takes_smo_mod2_keys():
+    X, y = random_problem(0, 20)
+    with pytest.raises(ValueError, match="csvc"):
+        get_solver("rosen")(make_provider(X, gamma=1.0), y, {"C": 1.0})
+    keys = {"C": 2.0, "gamma": 0.5, "tol": 1e-6, "cache_mb": 1, "max_iter": 3}
+    estimator = build_estimator({"name": "rosen", **keys}).fit(X, y)
+    assert estimator.n_iter_[0] <= 3
+    assert estimator.status_ == ["max_iter"]
+    build_estimator({"name": "smo_mod2", **keys})
+
+
+# IDA sizes (shared/data/MANIFEST.md, "Expected (IDA)"): train rows, test rows, features
+IDA_SIZES = {
+    "ida_banana": (400, 4900, 2), "ida_breast_cancer": (200, 77, 9), "ida_german": (700, 300, 20),
+    "ida_heart": (170, 100, 13), "ida_image": (1300, 1010, 18), "ida_ringnorm": (400, 7000, 20),
+    "ida_titanic": (150, 2051, 3), "ida_twonorm": (400, 7000, 20),
+    "ida_waveform": (400, 4600, 21),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IDA_SIZES))
+def test_realizations_load_with_the_documented_sizes(name):
+    try:
+        staged = available_realizations(name)
+    except DataError as error:
+        pytest.skip(str(error))
+    if not staged:
+        pytest.skip(f"no realization of {name} staged: set SVMBENCH_DATA_PATH to shared/data")
+    n_train, n_test, n_features = IDA_SIZES[name]
+    for realization in (staged[0], staged[-1]):
+        data = load_dataset(name, realization=realization)
+        assert data.X_train.shape == (n_train, n_features)
+        assert data.X_test.shape == (n_test, n_features)
+        assert set(np.unique(data.y_train)) == {-1.0, 1.0}
+        assert data.realization == realization
+
+
+@parametrize_with_checks([RosenSVC()])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
