@@ -54,6 +54,15 @@ def positive_class(pair, n_classes):
     return high if n_classes == 2 else low
 
 
+FIXES = {
+    "max_iter": "max_iter: raise max_iter (-1 means no limit).",
+    "stalled": "stalled: the solver stopped short of tol (rounding, or a step rule refusing the "
+               "steps still needed); loosen tol, rescale the features or change gamma.",
+    "infeasible": "infeasible: no hard-margin separator exists (e.g. equal points with different "
+                  "labels); use a soft-margin SVM (SMOSVC).",
+}
+
+
 def warn_unless_converged(estimator, results):
     """ConvergenceWarning naming each class pair whose training did not converge, and the fix."""
     failed = [(pair, r) for pair, r in zip(one_vs_one_pairs(len(estimator.classes_)), results)
@@ -68,15 +77,6 @@ def warn_unless_converged(estimator, results):
     fixes = " ".join(dict.fromkeys(FIXES[r.status] for _, r in failed))
     warnings.warn(f"{type(estimator).__name__} did not converge: {lines}. {fixes}",
                   ConvergenceWarning, stacklevel=3)
-
-
-FIXES = {
-    "max_iter": "max_iter: raise max_iter (-1 means no limit).",
-    "stalled": "stalled: the solver cannot make progress in floating point; loosen tol, rescale "
-               "the features or change gamma.",
-    "infeasible": "infeasible: no hard-margin separator exists (e.g. equal points with different "
-                  "labels); use a soft-margin SVM (SMOSVC).",
-}
 
 
 class PredictionCount:

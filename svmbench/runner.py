@@ -33,6 +33,7 @@ from svmbench.algorithms import build_estimator
 from svmbench.data.configs import store_dataset_configs
 from svmbench.protocols import splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
+from svmbench.solvers.base import worst_status
 from svmbench.store import FINISHED, ResultStore
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
@@ -79,6 +80,8 @@ def measure(algorithm, split):
     wall = time.perf_counter()
     test_error = error_rate(estimator, split.X_test, split.y_test)
     predict_time = time.perf_counter() - wall
+    kernel_predict = getattr(estimator, "kernel_predict_", None)  # counted by the test prediction
+    kkt_violation = getattr(estimator, "kkt_violation_", None)
     statuses = getattr(estimator, "status_", None)
     if statuses is None:  # scikit-learn's SVC: fit_status_ 0 = converged
         statuses = ["converged" if estimator.fit_status_ == 0 else "max_iter"]
@@ -92,23 +95,16 @@ def measure(algorithm, split):
         "iterations": int(np.sum(estimator.n_iter_)),
         "kernel_requested": getattr(estimator, "kernel_requested_", None),
         "kernel_computed": getattr(estimator, "kernel_computed_", None),
-        "kernel_predict": split.X_test.shape[0] * len(estimator.support_),
+        "kernel_predict": None if kernel_predict is None else int(kernel_predict),
         "train_time_s": train_time,
         "cpu_time_s": cpu_time,
         "predict_time_s": predict_time,
         "objective": None if objective is None else float(np.sum(objective)),
         "train_error": error_rate(estimator, split.X_train, split.y_train),
         "test_error": test_error,
-        "status": worst_status(statuses),
+        "status": worst_status(statuses),  # the worst of its class pairs'
+        "kkt_violation": None if kkt_violation is None else float(np.max(kkt_violation)),
     }
-
-
-# a record's status is the worst of its class pairs'; an unknown one counts as a failure
-SEVERITY = {"converged": 0, "max_iter": 1, "stalled": 2, "infeasible": 3}
-
-
-def worst_status(statuses):
-    return max(statuses, key=lambda status: SEVERITY.get(status, len(SEVERITY)))
 
 
 def base_record(cell, chash, fold):

@@ -1,7 +1,5 @@
 """Soft-margin SMO solvers against scikit-learn's SVC (LIBSVM), the independent reference."""
 
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +15,7 @@ from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from svmbench.data.fetch import data_path_dirs
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC
 from svmbench.solvers import get_solver
@@ -40,9 +39,9 @@ def binary(X, y, positive, negative):
 
 
 def real_heart():
-    for root in os.environ.get("SVMBENCH_DATA_PATH", "").split(os.pathsep):
-        path = Path(root) / "heart" / "heart_scale"
-        if root and path.exists():
+    for root in data_path_dirs():
+        path = root / "heart" / "heart_scale"
+        if path.exists():
             X, y = load_svmlight_file(str(path), n_features=13)
             return X.toarray(), np.where(y > 0, 1.0, -1.0)
     pytest.skip("heart/heart_scale not found: set SVMBENCH_DATA_PATH to the shared data directory")

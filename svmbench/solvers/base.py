@@ -20,6 +20,7 @@ from svmbench.kernels.provider import counts
 # statuses, as recorded
 CONVERGED, MAX_ITER, INFEASIBLE, STALLED = "converged", "max_iter", "infeasible", "stalled"
 STATUSES = (CONVERGED, MAX_ITER, INFEASIBLE, STALLED)
+SEVERITY = {CONVERGED: 0, MAX_ITER: 1, STALLED: 2, INFEASIBLE: 3}
 # why a solver stopped: its own optimality test passed, or one of the failure statuses
 OPTIMAL = "optimal"
 STOPS = (OPTIMAL, MAX_ITER, INFEASIBLE, STALLED)
@@ -37,12 +38,9 @@ def decide_status(stop, violation, tolerance):
 
 
 def worst_status(statuses):
-    """One status for several trainings (e.g. the class pairs of one fit): the first failure in
-    the order infeasible, stalled, max_iter, else converged."""
-    for status in (INFEASIBLE, STALLED, MAX_ITER):
-        if status in statuses:
-            return status
-    return CONVERGED
+    """One status for several trainings (e.g. the class pairs of one fit): the worst, in the order
+    converged < max_iter < stalled < infeasible < anything else (e.g. "failed:<reason>")."""
+    return max(statuses, key=lambda status: SEVERITY.get(status, len(SEVERITY)))
 
 
 def resolve_max_iter(max_iter, unlimited=2**62):
