@@ -1,29 +1,21 @@
-"""Renderer of rosen-projection-svm Tables 1-2 (tol 1e-3 / 1e-6): stored records in, Markdown out.
+"""Renderer of rosen-projection-svm Tables 1-2 (tol 1e-3 / 1e-6; cells: conf/experiment/
+rosen_table1.yaml, rosen_table2.yaml): smo_mod2 and rosen on every staged IDA set, one record per
+realization.
 
-    python -m experiments.rosen_tables rosen_table1 [--store results/rosen/runs]
-
-The records are those of the sweep in conf/experiment/<name>.yaml (smo_mod2 and rosen on every
-staged IDA set, one record per realization), picked by config hash, so records of other
-parameters in the same store are left out. The first table is the paper's (support vectors,
-iterations, their ratio) with its values beside ours; the second holds what the paper did not
-report: kernel evaluations requested (K2) and computed with the cache (K1), training time, test
-error and a Wilcoxon rank-sum test of the test errors at the 0.1 level.
+The first table is the paper's (support vectors, iterations, their ratio) with its values beside
+ours; the second holds what the paper did not report: kernel evaluations requested (K2) and
+computed with the cache (K1), training time, test error and a Wilcoxon rank-sum test of the test
+errors at the 0.1 level.
 """
 
-import argparse
-from pathlib import Path
+from _common import not_run_note
+from rosen_parameters import FOLDS, GRID, REALIZATIONS
 
-from hydra import compose, initialize_config_dir
-
-from experiments.rosen_parameters import FOLDS, GRID, REALIZATIONS
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stats import wilcoxon_rank_sum
-from svmbench.analysis.tables import provenance
-from svmbench.provenance import config_hash
-from svmbench.runner import CONF_DIR, cell_config
-from svmbench.store import FINISHED, load_results
+from svmbench.render import sources
+from svmbench.store import FINISHED
 
-ROOT = Path(__file__).resolve().parent.parent
 SMO, ROSEN = "smo_mod2", "rosen"
 LEVEL = 0.1  # the paper's rank-sum level (§4)
 # the paper's rows (dataset -> registry key, as in the reference tables), then the staged sets it
@@ -41,17 +33,22 @@ STOPPING = ("Both stop at b_low - b_up <= 2 tol on the full gradient (the same a
             "iteration: one pair step (SMO), one projected line search (Rosen).")
 
 
-def sweep(name):
-    """(store directory, config hashes of the cells) of the sweep in experiment ``name``."""
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
-        config = compose("config", [f"experiment={name}"], return_hydra_config=True)
-        params = config.hydra.sweeper.params
-        hashes = {
-            config_hash(cell_config(compose("config", [f"experiment={name}", f"dataset={d}",
-                                                       f"algorithm={a}"])))
-            for d in params.dataset.split(",") for a in params.algorithm.split(",")
-        }
-    return config.store.dir, hashes
+def swept_datasets(artefact):
+    """The datasets of the artefact's cells at its scale."""
+    return {override.split("=", 1)[1] for cell in artefact.cells for override in cell.overrides
+            if override.startswith("dataset=")}
+
+
+def table_rows(swept):
+    """Row label -> dataset: every row of the paper, then the staged sets beyond it that run."""
+    return {**PAPER_ROWS, **{label: dataset for label, dataset in EXTRA_ROWS.items()
+                             if dataset in swept}}
+
+
+def recorded(records, field):
+    """The values of a setting as its records give it."""
+    values = sorted(records[field].dropna().unique()) if field in records else []
+    return ", ".join(f"{value:g}" for value in values) or "no records yet"
 
 
 def header(columns):
@@ -70,14 +67,14 @@ def paper_pair(reference, label, column):
     return f"{row[column].iloc[0]:.1f} ± {row[column + '_std'].iloc[0]:.1f}"
 
 
-def row_note(label, dataset, runs):
+def row_note(label, dataset, runs, swept):
     """What a row says besides its numbers; ``runs``: its records, failed ones included."""
+    if dataset not in swept:
+        return "not run here: data not available"
     finished = runs[runs["status"].isin(FINISHED)]
     if set(finished["algorithm"]) != {SMO, ROSEN}:
         failed = runs.loc[~runs["status"].isin(FINISHED), "status"]
-        if failed.empty or failed.str.contains("DataError").any():
-            return "not run here: data not available"
-        return f"failed: {failed.iloc[0].removeprefix('failed:')[:80]}"
+        return not_run_note(failed.iloc[0] if len(failed) else None)
     notes = ["beyond the paper"] if label in EXTRA_ROWS else []
     notes += [DATA_NOTES[dataset]] if dataset in DATA_NOTES else []
     realizations = finished["fold"].nunique()
@@ -86,11 +83,11 @@ def row_note(label, dataset, runs):
     return "; ".join(notes)
 
 
-def paper_table(records, reference):
+def paper_table(records, reference, rows, swept):
     lines = header(["Dataset", "SVs SMO", "SVs Rosen", "Iter. SMO", "Iter. Rosen", "Ratio",
                     "paper SVs SMO", "paper SVs Rosen", "paper Iter. SMO", "paper Iter. Rosen",
                     "paper Ratio", "note"])
-    for label, dataset in {**PAPER_ROWS, **EXTRA_ROWS}.items():
+    for label, dataset in rows.items():
         runs = records[records["dataset"] == dataset]
         finished = runs[runs["status"].isin(FINISHED)]
         smo, rosen = (finished[finished["algorithm"] == name] for name in (SMO, ROSEN))
@@ -104,16 +101,16 @@ def paper_table(records, reference):
         cells = [label, *ours, paper_pair(reference, label, "sv_smo"),
                  paper_pair(reference, label, "sv_rosen"), paper_pair(reference, label, "iter_smo"),
                  paper_pair(reference, label, "iter_rosen"), paper_ratio,
-                 row_note(label, dataset, runs)]
+                 row_note(label, dataset, runs, swept)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def beyond_table(records):
+def beyond_table(records, rows):
     lines = header(["Dataset", "K2 SMO", "K2 Rosen", "K2 Rosen/SMO", "K1 SMO", "K1 Rosen",
                     "K1 Rosen/SMO", "time SMO (ms)", "time Rosen (ms)", "test err. SMO (%)",
                     "test err. Rosen (%)", "rank-sum p", "converged SMO / Rosen"])
-    for label, dataset in {**PAPER_ROWS, **EXTRA_ROWS}.items():
+    for label, dataset in rows.items():
         runs = records[records["dataset"] == dataset]
         smo, rosen = runs[runs["algorithm"] == SMO], runs[runs["algorithm"] == ROSEN]
         if smo.empty or rosen.empty:
@@ -136,10 +133,10 @@ def ratio_range(values):
     return f"{min(values):.2f}-{max(values):.2f}" if values else "none"
 
 
-def summary(records, reference):
+def summary(records, reference, rows):
     """The iteration ratios beside the paper's, and the kernel-evaluation ratios it left open."""
     ours, paper_same, k2, k1 = [], [], [], []
-    for label, dataset in {**PAPER_ROWS, **EXTRA_ROWS}.items():
+    for label, dataset in rows.items():
         runs = records[records["dataset"] == dataset]
         smo, rosen = runs[runs["algorithm"] == SMO], runs[runs["algorithm"] == ROSEN]
         if smo.empty or rosen.empty:
@@ -162,9 +159,9 @@ def summary(records, reference):
 
 
 def parameters_note(records):
-    chosen = records.groupby("dataset")[["C", "gamma"]].first()
+    chosen = records.reindex(columns=["dataset", "C", "gamma"]).groupby("dataset").first()
     shown = ", ".join(f"{dataset.removeprefix('ida_')} (C {row.C:g}, gamma {row.gamma:g})"
-                      for dataset, row in chosen.iterrows())
+                      for dataset, row in chosen.iterrows()) or "no set run yet"
     return (
         "(C, gamma) are not the paper's (those published with the IDA repository are not "
         f"available here): per set, {FOLDS}-fold CV on the training sets of realizations "
@@ -175,49 +172,29 @@ def parameters_note(records):
     )
 
 
-def render(records):
-    """Markdown of one table from its records (one experiment): the paper's columns with its
-    values beside ours, then what the paper did not report."""
-    name = records["experiment"].iloc[0]
-    number = TABLE_NUMBER[name]
+def render(records, artefact):
+    """Markdown of one table from the records of its cells: the paper's columns with its values
+    beside ours, then what the paper did not report, the records' sources and the cells."""
+    number = TABLE_NUMBER[artefact.name]
     reference = load_reference(f"rosen_table{number}")
     finished = records[records["status"].isin(FINISHED)]
+    swept = swept_datasets(artefact)
+    rows = table_rows(swept)
     title = (f"# rosen-projection-svm Table {number}: Keerthi's SMO Modification 2 (smo_mod2) vs "
-             f"Rosen's gradient projection (rosen), tol = {records['tol'].iloc[0]:g}")
+             f"Rosen's gradient projection (rosen), tol = {recorded(records, 'tol')}")
     counts = ("Beyond the paper: K2 = Q entries requested (no cache), K1 = computed with the "
-              f"{records['cache_mb'].iloc[0]:g} MB LRU row cache, both per training; training "
-              "time is wall time on a 2-core machine shared with other jobs (indicative only); "
-              "rank-sum p = Wilcoxon rank-sum test of the per-realization test errors, 'differ' "
-              f"at the {LEVEL} level.")
+              f"LRU row cache (cache_mb = {recorded(records, 'cache_mb')}), both per training; "
+              "training time is wall time on a 2-core machine shared with other jobs (indicative "
+              "only); rank-sum p = Wilcoxon rank-sum test of the per-realization test errors, "
+              f"'differ' at the {LEVEL} level.")
     return "\n\n".join([
         title,
-        STOPPING,
-        paper_table(records, reference),
+        f"SCALE={artefact.scale}. " + STOPPING,
+        paper_table(records, reference, rows, swept),
         counts,
-        beyond_table(finished),
-        summary(finished, reference),
+        beyond_table(finished, rows),
+        summary(finished, reference, rows),
         parameters_note(finished),
-        provenance(finished) + " Produced on branch rosen.",
+        sources(records),
+        "Cells (each re-runs from the shell):\n\n" + artefact.commands(),
     ])
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("name", choices=sorted(TABLE_NUMBER))
-    parser.add_argument("--store", default=None, help="record store (default: the experiment's)")
-    parser.add_argument("--output", default=None, help="Markdown file (default: results/rosen/)")
-    args = parser.parse_args(argv)
-    store_dir, hashes = sweep(args.name)
-    records = load_results(Path(args.store or ROOT / store_dir))
-    records = records[records["config_hash"].isin(hashes)] if len(records) else records
-    if records.empty:
-        raise SystemExit(f"no records of {args.name} in {args.store or store_dir}: run the sweep")
-    output = Path(args.output or ROOT / "results" / "rosen" /
-                  f"table{TABLE_NUMBER[args.name]}.md")
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(render(records) + "\n")
-    print(output.read_text())
-
-
-if __name__ == "__main__":
-    main()

@@ -3,14 +3,16 @@
 # SCALE=paper (the published protocol; the committed results/<paper>/). LAUNCHER picks Hydra's
 # launcher (e.g. LAUNCHER='hydra/launcher=joblib hydra.launcher.n_jobs=2'). A failed cell still
 # lets the table render, then the target exits non-zero.
-ARTEFACTS := gs2005-table1 gs2005-table2 gs2008-table2 gs2008-table3 gs2008-table7 gs2008-fig2-3
+ARTEFACTS := gs2005-table1 gs2005-table2 gs2008-table2 gs2008-table3 gs2008-table7 gs2008-fig2-3 \
+             rosen-table1 rosen-table2
 LAUNCHER ?=
 # make tables / figures re-render the committed (paper-scale) output unless SCALE is given
 RENDER_SCALE = $(if $(filter command line environment,$(origin SCALE)),$(SCALE),paper)
 
 .PHONY: $(ARTEFACTS) tables figures paper
 
-## gs2005-table1 .. gs2008-fig2-3: run the artefact's sweep at SCALE, then render its table
+## gs2005-table1 .. gs2008-fig2-3, rosen-table1 rosen-table2: run the artefact's sweep at SCALE,
+## then render its table
 $(ARTEFACTS): venv
 	@status=0; $(PY) -m svmbench.runner -m +experiment=$(subst -,_,$@) scale=$(SCALE) $(LAUNCHER) \
 	  || status=$$?; \
