@@ -9,25 +9,32 @@ back to the lower position). Both exchanged rows become the most recently used, 
 
 The budget counts entries, LIBSVM's ``size`` (cache bytes / sizeof(Qfloat)), at least two full
 rows; unlike LIBSVM it does not subtract the row headers (8 entries per row on 64 bits, 0.04 %
-of a 1 GB cache on Web-7). Rows are numba typed-list arrays: a row a solver still holds stays
-valid memory after eviction (it is reference counted), it just no longer belongs to the cache.
+of a 1 GB cache on Web-7).
+
+Storage: one pool array; a growing row gets a fresh stretch at the pool's top (LIBSVM reallocs),
+dropped rows leave garbage that a compaction reclaims by sliding the live rows down. The row
+returned by the previous request stays where it is (a solver may hold it while it asks for a
+second row); the pool has two spare rows so that a new row always fits above it or below it.
 """
 
 from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.typed import List
 
 RowCache = namedtuple(
     "RowCache",
     [
-        "rows",  # rows[p] = cached prefix of the row at position p (length 0: not cached)
+        "pool",  # the rows' entries; row p is pool[offset[p]:offset[p] + length[p]]
+        "offset",
+        "length",  # 0: position p has no cached row
         "lru_prev",  # doubly linked LRU list over cached positions; index n is the sentinel,
         "lru_next",  # lru_next[n] the least and lru_prev[n] the most recently used
-        "free",  # [entries of the budget not held by any row]
+        "state",  # [free entries of the budget, pool top, last requested position, hole start,
+        #           hole end]: the hole is free pool space below the last requested row
     ],
 )
+FREE, TOP, LAST, HOLE_START, HOLE_END = 0, 1, 2, 3, 4
 
 
 def cache_entries(n, cache_mb, itemsize=4):
@@ -36,41 +43,36 @@ def cache_entries(n, cache_mb, itemsize=4):
 
 
 def make_row_cache(n, entries, dtype=np.float32):
-    """An empty cache of ``entries`` entries over n positions."""
+    """An empty cache of ``entries`` entries over n positions (pool memory: at most n^2 + 2n)."""
     return RowCache(
-        rows=_empty_rows(n, np.empty(0, dtype=dtype)),
+        pool=np.empty(min(entries, n * n) + 2 * n, dtype=dtype),
+        offset=np.zeros(n, dtype=np.int64),
+        length=np.zeros(n, dtype=np.int64),
         lru_prev=np.full(n + 1, n, dtype=np.int64),
         lru_next=np.full(n + 1, n, dtype=np.int64),
-        free=np.array([entries], dtype=np.int64),
+        state=np.array([entries, 0, -1, 0, 0], dtype=np.int64),
     )
 
 
 def make_full_cache(matrix):
-    """A cache holding every row of ``matrix`` in full (its rows are views), LRU order 0..n-1."""
+    """A cache holding every row of the square ``matrix`` in full, LRU order 0..n-1."""
     n = matrix.shape[0]
-    cache = make_row_cache(n, 0, matrix.dtype)
-    _hold_rows(cache, matrix)
-    return cache
+    order = np.arange(n + 1, dtype=np.int64)
+    return RowCache(
+        pool=np.ascontiguousarray(matrix).reshape(-1),
+        offset=order[:n] * n,
+        length=np.full(n, n, dtype=np.int64),
+        lru_prev=np.roll(order, 1),
+        lru_next=np.roll(order, -1),
+        state=np.array([0, n * n, -1, 0, 0], dtype=np.int64),
+    )
 
 
 @njit(cache=True)
-def _empty_rows(n, empty):
-    rows = List()
-    for _ in range(n):
-        rows.append(empty)
-    return rows
-
-
-@njit(cache=True)
-def _hold_rows(cache, matrix):
-    for p in range(matrix.shape[0]):
-        cache.rows[p] = matrix[p]
-        _link_last(cache, p)
-
-
-@njit(cache=True)
-def cached_length(cache, position):
-    return cache.rows[position].shape[0]
+def cached_row(cache, p):
+    """The cached prefix of position p's row (empty when none)."""
+    start = cache.offset[p]
+    return cache.pool[start:start + cache.length[p]]
 
 
 @njit(cache=True)
@@ -92,22 +94,49 @@ def _link_last(cache, p):
 
 
 @njit(cache=True)
-def _resize(cache, p, length):
-    """Give position p a row of ``length`` entries keeping its prefix (realloc); 0 drops it."""
-    row = cache.rows[p]
-    keep = min(row.shape[0], length)
-    resized = np.empty(length, dtype=row.dtype)
-    resized[:keep] = row[:keep]
-    cache.free[0] += row.shape[0] - length
-    cache.rows[p] = resized
+def _cut(cache, p, length):
+    """Shorten the row of p to ``length`` entries (0 drops it); its budget comes back."""
+    if cache.length[p] > 0 and length == 0:
+        _unlink(cache, p)
+    cache.state[FREE] += cache.length[p] - length
+    cache.length[p] = length
 
 
 @njit(cache=True)
-def drop(cache, p):
-    """Forget the row of position p."""
-    if cached_length(cache, p) > 0:
-        _unlink(cache, p)
-        _resize(cache, p, 0)
+def _compact(cache):
+    """Slide the rows down over the garbage, all but the last requested one, which stays put;
+    the free space below it becomes the hole."""
+    live = np.flatnonzero(cache.length > 0)
+    pinned = cache.state[LAST]
+    top = 0
+    cache.state[HOLE_START], cache.state[HOLE_END] = 0, 0
+    for p in live[np.argsort(cache.offset[live])]:
+        start, size = cache.offset[p], cache.length[p]
+        if p == pinned:
+            cache.state[HOLE_START], cache.state[HOLE_END] = top, start
+            top = start + size
+            continue
+        if start != top:
+            cache.pool[top:top + size] = cache.pool[start:start + size]
+            cache.offset[p] = top
+        top += size
+    cache.state[TOP] = top
+
+
+@njit(cache=True)
+def _allocate(cache, size):
+    """Offset of ``size`` free contiguous pool entries: at the top, else in the hole after a
+    compaction (the two spare rows guarantee one of them fits)."""
+    for compacted in (False, True):
+        if compacted:
+            _compact(cache)
+        if cache.state[TOP] + size <= cache.pool.shape[0]:
+            cache.state[TOP] += size
+            return cache.state[TOP] - size
+        if cache.state[HOLE_END] - cache.state[HOLE_START] >= size:
+            cache.state[HOLE_START] += size
+            return cache.state[HOLE_START] - size
+    raise MemoryError("kernel cache pool exhausted")
 
 
 @njit(cache=True)
@@ -115,16 +144,22 @@ def get_data(cache, p, length):
     """LIBSVM Cache::get_data: (row of p holding at least ``length`` entries, entries already
     cached); p becomes the most recently used. Entries from the second value on are the caller's
     to fill."""
-    cached = cached_length(cache, p)
+    cached = cache.length[p]
     if cached > 0:
         _unlink(cache, p)
     if length > cached:
         head = cache.lru_next.shape[0] - 1
-        while cache.free[0] < length - cached and cache.lru_next[head] != head:
-            drop(cache, cache.lru_next[head])
-        _resize(cache, p, length)
+        while cache.state[FREE] < length - cached and cache.lru_next[head] != head:
+            _cut(cache, cache.lru_next[head], 0)
+        start = _allocate(cache, length)
+        old = cache.offset[p]  # read after the allocation: a compaction may have moved it
+        cache.pool[start:start + cached] = cache.pool[old:old + cached]
+        cache.offset[p] = start
+        cache.length[p] = length
+        cache.state[FREE] -= length - cached
     _link_last(cache, p)
-    return cache.rows[p], cached
+    cache.state[LAST] = p
+    return cached_row(cache, p), cached
 
 
 @njit(cache=True)
@@ -133,23 +168,21 @@ def swap_index(cache, a, b, keep_prefix):
     if a == b:
         return
     for p in (a, b):
-        if cached_length(cache, p) > 0:
+        if cache.length[p] > 0:
             _unlink(cache, p)
-    cache.rows[a], cache.rows[b] = cache.rows[b], cache.rows[a]
+    cache.offset[a], cache.offset[b] = cache.offset[b], cache.offset[a]
+    cache.length[a], cache.length[b] = cache.length[b], cache.length[a]
     for p in (a, b):
-        if cached_length(cache, p) > 0:
+        if cache.length[p] > 0:
             _link_last(cache, p)
+    if cache.state[LAST] == a or cache.state[LAST] == b:
+        cache.state[LAST] = a + b - cache.state[LAST]
     low, high = min(a, b), max(a, b)
-    head = cache.lru_next.shape[0] - 1
-    p = cache.lru_next[head]
-    while p != head:
-        nxt = cache.lru_next[p]
-        row = cache.rows[p]
-        if row.shape[0] > high:
-            row[low], row[high] = row[high], row[low]
-        elif row.shape[0] > low:
-            if keep_prefix and low > 0:
-                _resize(cache, p, low)
-            else:
-                drop(cache, p)
-        p = nxt
+    pool = cache.pool
+    for p in range(cache.length.shape[0]):  # in position order: sequential reads
+        length = cache.length[p]
+        if length > high:
+            start = cache.offset[p]
+            pool[start + low], pool[start + high] = pool[start + high], pool[start + low]
+        elif length > low:
+            _cut(cache, p, low if keep_prefix else 0)

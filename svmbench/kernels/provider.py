@@ -30,7 +30,7 @@ from numba import njit, prange
 
 from svmbench.kernels.cache import (
     cache_entries,
-    cached_length,
+    cached_row,
     get_data,
     make_full_cache,
     make_row_cache,
@@ -263,8 +263,8 @@ def kernel_row(provider, position, length):
     """Q row of ``position`` against positions [0, length), as the cache's row (entries past
     ``length`` may hold more of the row).
 
-    The row stays in the cache until a later request evicts it (a budget of two full rows keeps
-    the two most recently requested rows); an evicted row the solver still holds keeps its values.
+    The row stays valid until a later request evicts or moves it: the two most recently requested
+    rows are always both valid (the budget holds two full rows and the last row is never moved).
     """
     row, cached = get_data(provider.cache, position, length)
     start = cached if provider.settings[CACHING] == 1 else 0
@@ -284,8 +284,8 @@ def kernel_row_once(provider, position, length, out):
     cached (a precomputed kernel matrix).
     """
     provider.counters[REQUESTED] += length
-    if provider.settings[CACHING] == 1 and cached_length(provider.cache, position) >= length:
-        out[:length] = provider.cache.rows[position][:length]
+    if provider.settings[CACHING] == 1 and provider.cache.length[position] >= length:
+        out[:length] = cached_row(provider.cache, position)[:length]
         return
     provider.counters[COMPUTED] += length
     _fill_row(provider, position, out, 0, length)
@@ -297,8 +297,8 @@ def kernel_entry(provider, position_a, position_b):
     provider.counters[REQUESTED] += 1
     if provider.settings[CACHING] == 1:
         for position, other in ((position_a, position_b), (position_b, position_a)):
-            if cached_length(provider.cache, position) > other:
-                return np.float64(provider.cache.rows[position][other])
+            if provider.cache.length[position] > other:
+                return np.float64(cached_row(provider.cache, position)[other])
     provider.counters[COMPUTED] += 1
     points, spec, sqnorm = provider.points, provider.spec, provider.points[4]
     i, j = provider.perm[position_a], provider.perm[position_b]

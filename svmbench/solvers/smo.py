@@ -48,7 +48,7 @@ def select_working_set(provider, alpha, gradient, y, C, active_size):
         if in_up_set(y[t], alpha[t], C) and -y[t] * gradient[t] >= gmax:
             gmax, i = -y[t] * gradient[t], t
     if i < 0:
-        return -1, -1, -np.inf, provider.cache.rows[0]
+        return -1, -1, -np.inf, provider.cache.pool[:0]
     row_i = kernel_row(provider, i, active_size)
     gmax2, j, best_decrease = -np.inf, -1, np.inf
     for t in range(active_size):
