@@ -145,6 +145,11 @@ def test_kernel_counts(variant, shrinking):
     if variant == "smo_wss2":  # rows only: the cache changes nothing but the count of K1
         assert cached.kernel_requested == uncached.kernel_requested
         np.testing.assert_array_equal(cached.alpha, uncached.alpha)
+        parts = [cached.trace[f"requested_{part}"]
+                 for part in ("working_set", "gradient_bar", "reconstruction")]
+        assert sum(parts) == cached.kernel_requested and min(parts) >= 0
+        assert parts[0] >= 2 * cached.iterations  # rows i and j, at least one entry each
+        assert shrinking or parts[2] == 0  # only shrinking reconstructs the gradient
 
 
 @pytest.mark.parametrize("variant", ["smo_mod1", "smo_mod2"])
