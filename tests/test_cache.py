@@ -64,3 +64,24 @@ def test_the_held_row_survives_compactions_under_pressure():
         if held is not None:
             np.testing.assert_array_equal(*held)
         held = (row, truth)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 19), st.integers(1, 20)), min_size=1, max_size=80),
+       st.sampled_from([0.0, 1e-9, 10.0]))
+def test_counts_k1_at_most_k2_and_distinct_prefixes_with_a_big_cache(requests, cache_mb):
+    """K1 <= K2 always; no cache: K1 = K2; a cache big enough for every row: K1 = the longest
+    prefix requested of each distinct row, summed."""
+    X = np.random.default_rng(2).normal(size=(20, 3))
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=cache_mb)
+    longest = {}
+    for p, length in requests:
+        kernel_row(provider, p, length)
+        longest[p] = max(longest.get(p, 0), length)
+    requested, computed = counts(provider)
+    assert requested == sum(length for _, length in requests)
+    assert computed <= requested
+    if cache_mb == 0.0:
+        assert computed == requested
+    if cache_mb == 10.0:
+        assert computed == sum(longest.values())
