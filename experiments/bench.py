@@ -23,6 +23,7 @@ from pathlib import Path
 import numba
 import numpy as np
 import pandas as pd
+from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
 from svmbench.algorithms import build_estimator
@@ -85,9 +86,13 @@ def contenders(dataset, solvers, all_cores):
     return found
 
 
-def first_rows(X, y, count):
-    """The first ``count`` samples, or all when count is None (keeps both classes in practice)."""
-    return (X, y) if count is None else (X[:count], y[:count])
+def subsample(X, y, count):
+    """A stratified sample of ``count`` training samples (seed 0), or all when count is None."""
+    if count is None:
+        return X, y
+    keep, _ = train_test_split(np.arange(y.shape[0]), train_size=count, stratify=y, random_state=0)
+    keep.sort()
+    return X[keep], y[keep]
 
 
 def timed_fit(contender, X, y, all_cores):
@@ -104,7 +109,7 @@ def timed_fit(contender, X, y, all_cores):
 def bench_dataset(dataset, solvers, repeats, max_train, all_cores):
     """One table row per contender: medians of wall and CPU time, ratios to SVC, SV, accuracy."""
     data = load_dataset(dataset)
-    X, y = first_rows(data.X_train, data.y_train, max_train)
+    X, y = subsample(data.X_train, data.y_train, max_train)
     entrants = contenders(dataset, solvers, all_cores)
     for _ in range(repeats):
         for contender in entrants:
@@ -136,7 +141,7 @@ def main(argv=None):
     parser.add_argument("--solvers", nargs="+", default=SOLVERS)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--max-train", type=int, default=None,
-                        help="train on the first N samples only (a quick check of the script)")
+                        help="train on a stratified sample of N (a quick check of the script)")
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args(argv)
     threads = threading_info()
@@ -163,7 +168,7 @@ def main(argv=None):
          f"(1/5/15 min) {load_before} before, {load_average()} after."
          + ("" if peer_svc(1.0, 1.0) else " scikit-learn-intelex is not installed: no oneDAL row "
             "(pip install -e '.[peers]').")
-         + (f" Training sets cut to their first {args.max_train} samples."
+         + (f" Training sets cut to a stratified sample of {args.max_train}."
             if args.max_train else "")),
         *tables,
         provenance(),
