@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
+from svmbench.kernels.cache import cache_entries
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.provider import (
-    cache_slots,
     counts,
     kernel_entry,
     kernel_row,
@@ -79,7 +79,7 @@ def test_lru_evicts_the_least_recently_used_row():
     n = 100
     X = random_data(7, n=n)
     cache_mb = 3 * n * 4 / 2**20  # exactly three rows of float32
-    assert cache_slots(n, cache_mb) == 3
+    assert cache_entries(n, cache_mb) == 3 * n
     provider = make_provider(X, "rbf", gamma=0.3, cache_mb=cache_mb)
     for i in (0, 1, 2, 0, 3):  # 1 is least recently used when 3 arrives
         kernel_row(provider, i, n)

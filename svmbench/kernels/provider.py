@@ -7,12 +7,11 @@ the same thing for every algorithm:
 - ``kernel_requested`` (the papers' K2): entries the algorithm asked for, i.e. the count with no cache;
 - ``kernel_computed`` (the papers' K1): entries actually computed with the configured cache.
 
-The design follows LIBSVM's ``Cache`` (svm.cpp): rows are addressed by *position*; a row request
-names a prefix length (the active set under shrinking); an LRU list evicts the least recently used
-row when the budget is used up; ``swap_positions`` exchanges two positions the way LIBSVM's
+Rows are addressed by *position*; a row request names a prefix length (the active set under
+shrinking); the rows are kept in LIBSVM's ``Cache`` (svmbench.kernels.cache: variable-length rows
+under one budget, LRU eviction) and ``swap_positions`` exchanges two positions the way LIBSVM's
 ``swap_index`` does. Cached values are single precision, as LIBSVM's ``Qfloat``, so a budget of
-M megabytes holds as many entries as it does in LIBSVM. Unlike LIBSVM, every slot is a full row,
-so a row shortened by shrinking still takes a full row of the budget.
+M megabytes holds as many entries as it does in LIBSVM.
 
 The rows served are those of a *Q-matrix* ``Q_ij = s_i s_j (k(x_i, x_j) + shift) + ridge delta_ij``
 (see svmbench.kernels.qmatrix for the kinds: plain K, C-SVC, L2-SVM); the provider folds labels,
@@ -29,6 +28,14 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from svmbench.kernels.cache import (
+    cache_entries,
+    cached_row,
+    get_data,
+    make_full_cache,
+    make_row_cache,
+    swap_index,
+)
 from svmbench.kernels.math import (
     RBF,
     apply_kernel,
@@ -46,7 +53,7 @@ REQUESTED, COMPUTED = 0, 1
 # fold[...] indices
 SHIFT, RIDGE = 0, 1
 # settings[...] indices
-CACHING, SLOTS_USED = 0, 1
+CACHING = 0
 # rows shorter than this are filled by one thread: the fork/join costs more than it saves
 PARALLEL_MIN_ENTRIES = 4096
 # cost of a nonzero walked point by point relative to one walked column by column: about even
@@ -64,22 +71,11 @@ KernelProvider = namedtuple(
         "diag",  # diag[p] = Q at (p, p)
         "buffer",  # dense work vector of n_features entries, all zero between calls
         "dots",  # work vector of n inner products (sparse points walked by columns)
-        "cache",  # float32[n_slots, n]: cached rows (float64 for a precomputed matrix)
-        "valid",  # valid[s] = number of leading entries of slot s that hold kernel values
-        "owner",  # owner[s] = position whose row slot s holds, -1 if free
-        "slot_of",  # slot_of[p] = slot holding the row of position p, -1 if none
-        "lru_prev",  # doubly linked LRU list over slots; index n_slots is the sentinel
-        "lru_next",
-        "settings",  # [caching enabled (0/1), slots in use]
+        "cache",  # the rows (svmbench.kernels.cache.RowCache; float64 for a precomputed matrix)
+        "settings",  # [caching enabled (0/1)]
         "counters",  # [kernel_requested, kernel_computed]
     ],
 )
-
-
-def cache_slots(n, cache_mb):
-    """How many full rows of n single-precision entries fit in ``cache_mb`` (at least 2, at most n)."""
-    entries = int(cache_mb * 2**20) // np.dtype(np.float32).itemsize
-    return int(min(n, max(2, entries // max(n, 1))))
 
 
 def _fold_arrays(n, signs, shift, ridge):
@@ -95,8 +91,8 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
 
     ``signs``, ``shift`` and ``ridge`` fold the kernel into a Q-matrix (build them with
     svmbench.kernels.qmatrix rather than by hand); the defaults serve the kernel itself.
-    ``cache_mb=0`` turns caching off: every requested entry is computed (K1 == K2); two row
-    buffers are still kept so that a solver can hold two rows at once.
+    ``cache_mb=0`` turns caching off: every requested entry is computed (K1 == K2); two full rows
+    are still kept so that a solver can hold two rows at once.
     """
     if cache_mb < 0:
         raise ValueError(f"cache_mb must be >= 0 (got {cache_mb}); use 0 to turn the cache off")
@@ -106,7 +102,6 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
     points = make_points(X)
     spec = make_kernel_spec(kernel, gamma, coef0, degree)
     n = points[4].shape[0]
-    n_slots = cache_slots(n, cache_mb)
     signs, fold = _fold_arrays(n, signs, shift, ridge)
     provider = KernelProvider(
         points=points,
@@ -117,13 +112,8 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         diag=np.empty(n, dtype=np.float64),
         buffer=np.zeros(max(X.shape[1], 1), dtype=np.float64),
         dots=np.zeros(n, dtype=np.float64),
-        cache=np.empty((n_slots, n), dtype=np.float32),
-        valid=np.zeros(n_slots, dtype=np.int64),
-        owner=np.full(n_slots, -1, dtype=np.int64),
-        slot_of=np.full(n, -1, dtype=np.int64),
-        lru_prev=np.full(n_slots + 1, n_slots, dtype=np.int64),
-        lru_next=np.full(n_slots + 1, n_slots, dtype=np.int64),
-        settings=np.array([1 if cache_mb > 0 else 0, 0], dtype=np.int64),
+        cache=make_row_cache(n, cache_entries(n, cache_mb)),
+        settings=np.array([1 if cache_mb > 0 else 0], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
     )
     fill_diagonal(provider)
@@ -142,28 +132,22 @@ def make_precomputed_provider(gram, members, signs=None, shift=0.0, ridge=0.0):
     """
     n = members.shape[0]
     numba.get_num_threads()  # the solvers' cached code links the parallel row filler: see above
-    slots = np.arange(n, dtype=np.int64)
-    cache = np.empty((n, n), dtype=np.float64)
+    matrix = np.empty((n, n), dtype=np.float64)
     diag = np.empty(n, dtype=np.float64)
     signs, fold = _fold_arrays(n, signs, shift, ridge)
     gather_submatrix(np.asarray(gram, dtype=np.float64), members.astype(np.int64), signs, fold,
-                     cache, diag)
+                     matrix, diag)
     return KernelProvider(
         points=make_points(np.zeros((n, 1))),  # never read: no row is ever computed
         spec=make_kernel_spec("linear", 1.0, 0.0, 1),
         signs=signs,
         fold=fold,
-        perm=slots.copy(),
+        perm=np.arange(n, dtype=np.int64),
         diag=diag,
         buffer=np.zeros(1, dtype=np.float64),
         dots=np.zeros(n, dtype=np.float64),
-        cache=cache,
-        valid=np.full(n, n, dtype=np.int64),
-        owner=slots.copy(),
-        slot_of=slots.copy(),
-        lru_prev=np.concatenate(([n], slots[:-1], [n - 1])).astype(np.int64),  # LRU order 0..n-1
-        lru_next=np.concatenate((slots[1:], [n, 0])).astype(np.int64),
-        settings=np.array([1, n], dtype=np.int64),
+        cache=make_full_cache(matrix),
+        settings=np.array([1], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
     )
 
@@ -275,82 +259,20 @@ def _fill_row(provider, position, out, start, stop):
 
 
 @njit(cache=True)
-def _lru_unlink(provider, slot):
-    prev, nxt = provider.lru_prev[slot], provider.lru_next[slot]
-    provider.lru_next[prev] = nxt
-    provider.lru_prev[nxt] = prev
-
-
-@njit(cache=True)
-def _lru_push_front(provider, slot):
-    head = provider.lru_next.shape[0] - 1
-    first = provider.lru_next[head]
-    provider.lru_next[slot] = first
-    provider.lru_prev[slot] = head
-    provider.lru_prev[first] = slot
-    provider.lru_next[head] = slot
-
-
-@njit(cache=True)
-def _lru_push_back(provider, slot):
-    head = provider.lru_next.shape[0] - 1
-    last = provider.lru_prev[head]
-    provider.lru_prev[slot] = last
-    provider.lru_next[slot] = head
-    provider.lru_next[last] = slot
-    provider.lru_prev[head] = slot
-
-
-@njit(cache=True)
-def _release_slot(provider, slot):
-    """Forget the row a slot holds; the slot goes to the LRU tail, first in line for reuse."""
-    if provider.owner[slot] >= 0:
-        provider.slot_of[provider.owner[slot]] = -1
-    provider.owner[slot] = -1
-    provider.valid[slot] = 0
-    _lru_unlink(provider, slot)
-    _lru_push_back(provider, slot)
-
-
-@njit(cache=True)
-def _slot_for(provider, position):
-    """The slot that holds (or will hold) the row of ``position``, most recently used from now on."""
-    slot = provider.slot_of[position]
-    if slot >= 0:
-        _lru_unlink(provider, slot)
-        _lru_push_front(provider, slot)
-        return slot
-    n_slots = provider.owner.shape[0]
-    used = provider.settings[SLOTS_USED]
-    if used < n_slots:
-        slot = used
-        provider.settings[SLOTS_USED] = used + 1
-    else:
-        slot = provider.lru_prev[n_slots]
-        _release_slot(provider, slot)
-        _lru_unlink(provider, slot)
-    provider.owner[slot] = position
-    provider.slot_of[position] = slot
-    provider.valid[slot] = 0
-    _lru_push_front(provider, slot)
-    return slot
-
-
-@njit(cache=True)
 def kernel_row(provider, position, length):
-    """Q row of ``position`` against positions [0, length), as a view of the cache.
+    """Q row of ``position`` against positions [0, length), as the cache's row (entries past
+    ``length`` may hold more of the row).
 
-    The view stays valid until the next call that may evict it: with a cache of two or more
-    rows, the two most recently requested rows are always both valid.
+    The row stays valid until a later request evicts or moves it: the two most recently requested
+    rows are always both valid (the budget holds two full rows and the last row is never moved).
     """
-    slot = _slot_for(provider, position)
-    start = provider.valid[slot] if provider.settings[CACHING] == 1 else 0
+    row, cached = get_data(provider.cache, position, length)
+    start = cached if provider.settings[CACHING] == 1 else 0
     provider.counters[REQUESTED] += length
     if start < length:
-        _fill_row(provider, position, provider.cache[slot], start, length)
+        _fill_row(provider, position, row, start, length)
         provider.counters[COMPUTED] += length - start
-        provider.valid[slot] = length
-    return provider.cache[slot]
+    return row
 
 
 @njit(cache=True)
@@ -362,9 +284,8 @@ def kernel_row_once(provider, position, length, out):
     cached (a precomputed kernel matrix).
     """
     provider.counters[REQUESTED] += length
-    slot = provider.slot_of[position]
-    if provider.settings[CACHING] == 1 and slot >= 0 and provider.valid[slot] >= length:
-        out[:length] = provider.cache[slot][:length]
+    if provider.settings[CACHING] == 1 and provider.cache.length[position] >= length:
+        out[:length] = cached_row(provider.cache, position)[:length]
         return
     provider.counters[COMPUTED] += length
     _fill_row(provider, position, out, 0, length)
@@ -376,9 +297,8 @@ def kernel_entry(provider, position_a, position_b):
     provider.counters[REQUESTED] += 1
     if provider.settings[CACHING] == 1:
         for position, other in ((position_a, position_b), (position_b, position_a)):
-            slot = provider.slot_of[position]
-            if slot >= 0 and provider.valid[slot] > other:
-                return np.float64(provider.cache[slot][other])
+            if provider.cache.length[position] > other:
+                return np.float64(cached_row(provider.cache, position)[other])
     provider.counters[COMPUTED] += 1
     points, spec, sqnorm = provider.points, provider.spec, provider.points[4]
     i, j = provider.perm[position_a], provider.perm[position_b]
@@ -391,7 +311,7 @@ def kernel_entry(provider, position_a, position_b):
 
 @njit(cache=True)
 def swap_positions(provider, a, b, keep_prefix=False):
-    """Exchange positions a and b (LIBSVM Cache::swap_index): data, diagonal and cached rows.
+    """Exchange positions a and b (LIBSVM's swap_index): data, diagonal and cached rows.
 
     A cached row that holds min(a, b) but not max(a, b) is dropped, as LIBSVM does; with
     ``keep_prefix`` it keeps its entries before min(a, b) instead (for solvers that move
@@ -401,20 +321,5 @@ def swap_positions(provider, a, b, keep_prefix=False):
         return
     provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
     provider.diag[a], provider.diag[b] = provider.diag[b], provider.diag[a]
-    slot_a, slot_b = provider.slot_of[a], provider.slot_of[b]
-    provider.slot_of[a], provider.slot_of[b] = slot_b, slot_a
-    if slot_a >= 0:
-        provider.owner[slot_a] = b
-    if slot_b >= 0:
-        provider.owner[slot_b] = a
-    low, high = min(a, b), max(a, b)
-    for slot in range(provider.settings[SLOTS_USED]):
-        if provider.owner[slot] < 0 or provider.valid[slot] <= low:
-            continue
-        if provider.valid[slot] > high:
-            row = provider.cache[slot]
-            row[low], row[high] = row[high], row[low]
-        elif keep_prefix:
-            provider.valid[slot] = low
-        else:
-            _release_slot(provider, slot)
+    swap_index(provider.cache, a, b, keep_prefix)
+

@@ -10,13 +10,19 @@ provider (its ``swap_index``) and in the solver's own arrays.
 
 Reads the C-SVC Q-matrix (Q_ij = y_i y_j k_ij) as LIBSVM's Solver reads SVC_Q.
 Kernel counting: each iteration requests the row of i (active-set prefix) during selection and
-reuses it for the update, then the row of j; a change of upper-bound status requests a full row.
+reuses it for the update, then the row of j; a change of upper-bound status requests a full row
+(G_bar), and so does gradient reconstruction (2.83: the full row of each free sample). The trace
+splits kernel_requested into ``requested_working_set`` (rows i and j), ``requested_gradient_bar``
+and ``requested_reconstruction``. LIBSVM 2.83 itself requests row i twice per iteration (selection
+and update), so its own total is ours plus one more active row per iteration; gs2008 Tables II-III
+print K2 = the working-set rows (a4a: LIBSVM 2.83 requests 6.94M entries for row i in selection
+and 6.94M for row j, 13.9M; the paper: 13.9M).
 """
 
 import numpy as np
 from numba import njit
 
-from svmbench.kernels.provider import kernel_row, swap_positions
+from svmbench.kernels.provider import REQUESTED, kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
 from svmbench.solvers.smo_step import (
@@ -36,6 +42,9 @@ SHRINK_PERIOD = 1000
 # shrinking and gradient-reconstruction rules: LIBSVM 2.83's (svm.cpp of Nov. 2006) or 3.x's
 LIBSVM283, LIBSVM3 = 0, 1
 SHRINKING_RULES = {"libsvm283": LIBSVM283, "libsvm3": LIBSVM3}
+# requests[...] indices: entries requested for G_bar (and a warm start's gradient), for gradient
+# reconstruction; the rest are the working-set rows Q_i, Q_j (gs2008 Tables II-III count those)
+GRADIENT_BAR, RECONSTRUCTION = 0, 1
 
 
 @njit(cache=True)
@@ -48,7 +57,7 @@ def select_working_set(provider, alpha, gradient, y, C, active_size):
         if in_up_set(y[t], alpha[t], C) and -y[t] * gradient[t] >= gmax:
             gmax, i = -y[t] * gradient[t], t
     if i < 0:
-        return -1, -1, -np.inf, provider.cache[0]
+        return -1, -1, -np.inf, provider.cache.pool[:0]
     row_i = kernel_row(provider, i, active_size)
     gmax2, j, best_decrease = -np.inf, -1, np.inf
     for t in range(active_size):
@@ -206,7 +215,10 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking, rules):
     n = y.shape[0]
     gradient = -np.ones(n)
     gradient_bar = np.zeros(n)
+    requests = np.zeros(2, dtype=np.int64)
+    before = provider.counters[REQUESTED]
     initial_gradient(provider, alpha, C, gradient, gradient_bar)
+    requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
     active_size = n
     unshrink = False
     counter = min(n, SHRINK_PERIOD) + 1
@@ -216,6 +228,7 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking, rules):
         counter -= 1
         if counter == 0:
             counter = min(n, SHRINK_PERIOD)
+            before = provider.counters[REQUESTED]  # shrinking requests rows to reconstruct G
             if shrinking and rules == LIBSVM283:
                 active_size, unshrink = shrink_libsvm283(provider, y, alpha, gradient,
                                                          gradient_bar, C, tol, active_size,
@@ -223,9 +236,12 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking, rules):
             elif shrinking:
                 active_size, unshrink = shrink_libsvm3(provider, y, alpha, gradient, gradient_bar,
                                                        C, tol, active_size, unshrink)
+            requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
         i, j, gap, row_i = select_working_set(provider, alpha, gradient, y, C, active_size)
         if gap < tol or j < 0:
+            before = provider.counters[REQUESTED]
             reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, rules)
+            requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
             active_size = n
             i, j, gap, row_i = select_working_set(provider, alpha, gradient, y, C, active_size)
             if gap < tol or j < 0:
@@ -241,9 +257,13 @@ def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking, rules):
         alpha[i], alpha[j] = new_i, new_j
         for t, old in ((i, old_i), (j, old_j)):
             if (old >= C) != (alpha[t] >= C):
+                before = provider.counters[REQUESTED]
                 update_gradient_bar(provider, gradient_bar, t, old >= C, C)
+                requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
+    before = provider.counters[REQUESTED]
     reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, rules)
-    return outcome(alpha, gradient, y, C, iterations, converged)
+    requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
+    return outcome(alpha, gradient, y, C, iterations, converged), requests
 
 
 def feasible_start(alpha_init, y, C):
@@ -278,9 +298,13 @@ def solve(provider, y, params):
                          f"choose one of {list(SHRINKING_RULES)}")
     labels = np.array(y, dtype=np.float64)  # permuted in place by shrinking
     alpha = feasible_start(params.get("alpha_init"), labels, C)
-    alpha, bias, iterations, converged, objective, violation = wss2_loop(
+    (alpha, bias, iterations, converged, objective, violation), requests = wss2_loop(
         provider, labels, alpha, C, tol, max_iter, shrinking, SHRINKING_RULES[rules]
     )
     # stopped at m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol
-    return finish(provider, alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
-                  violation, tol)
+    result = finish(provider, alpha, bias, iterations, OPTIMAL if converged else MAX_ITER,
+                    objective, violation, tol,
+                    requested_gradient_bar=int(requests[GRADIENT_BAR]),
+                    requested_reconstruction=int(requests[RECONSTRUCTION]))
+    result.trace["requested_working_set"] = (result.kernel_requested - int(requests.sum()))
+    return result

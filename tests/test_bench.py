@@ -1,0 +1,31 @@
+"""experiments/bench.py at tiny scale: every contender fitted, interleaved, with both times."""
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "experiments" / "bench.py"
+
+
+def has_a1a():
+    return any((Path(root) / "adult" / "a1a").exists()
+               for root in os.environ.get("SVMBENCH_DATA_PATH", "").split(os.pathsep) if root)
+
+
+@pytest.mark.data
+def test_bench_writes_one_row_per_contender_with_wall_and_cpu_time(tmp_path):
+    if not has_a1a():
+        pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
+    spec = importlib.util.spec_from_file_location("bench", BENCH)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    output = tmp_path / "bench.md"
+    bench.main(["--datasets", "a1a", "--solvers", "smo_wss2", "gs_svm", "--repeats", "2",
+                "--max-train", "150", "--output", str(output)])
+    text = output.read_text()
+    assert "## a1a (n = 150)" in text and "Median of 2 interleaved fits" in text
+    for label in ("SVC (LIBSVM)", "smo_wss2 (1 thr)", "gs_svm (1 thr)"):
+        assert f"| {label} |" in text
+    assert "| wall s | CPU s | SVC/ours wall | SVC/ours CPU | SV | iter | test acc % |" in text

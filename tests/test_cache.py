@@ -1,0 +1,87 @@
+"""LIBSVM's Cache: variable-length rows under one budget, LRU eviction, compaction that never
+moves the row a solver holds."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from svmbench.kernels.cache import get_data, make_row_cache, swap_index
+from svmbench.kernels.provider import counts, kernel_row, make_provider
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 11), st.integers(0, 11),
+                          st.integers(1, 12)), min_size=1, max_size=60),
+       st.integers(24, 80))
+def test_rows_budget_and_held_rows_survive_any_sequence(operations, entries):
+    """Each row holds what was written for its sample, the budget is never exceeded, and after a
+    request the previously requested row still holds its values (a solver holds both)."""
+    n = 12
+    cache = make_row_cache(n, entries)
+    sample = np.arange(n)  # sample[p] = sample whose row position p holds
+    previous = None
+    for is_swap, a, b, length in operations:
+        if is_swap:
+            swap_index(cache, a, b, False)
+            sample[[a, b]] = sample[[b, a]]
+            previous = None
+            continue
+        row, cached = get_data(cache, a, length)
+        truth = (sample[a] + sample / 1000.0)[:row.shape[0]].astype(np.float32)
+        np.testing.assert_array_equal(row[:cached], truth[:cached])
+        row[cached:length] = truth[cached:length]
+        if previous is not None:
+            held, held_truth = previous
+            np.testing.assert_array_equal(held, held_truth)
+        previous = (row, truth)
+        assert cache.length.sum() <= entries
+
+
+def test_shortened_rows_let_the_same_budget_hold_more_rows():
+    """Two full rows of budget hold four half rows: a shrunk problem computes each only once."""
+    n = 200
+    X = np.random.default_rng(0).normal(size=(n, 3))
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=2 * n * 4 / 2**20)
+    for _ in range(3):
+        for i in range(4):
+            kernel_row(provider, i, n // 2)
+    assert counts(provider) == (12 * n // 2, 4 * n // 2)
+
+
+def test_the_held_row_survives_compactions_under_pressure():
+    """Thousands of requests of random lengths in a budget of two full rows: each request may
+    evict and compact, and the row requested just before must still hold its values."""
+    n = 30
+    rng = np.random.default_rng(1)
+    cache = make_row_cache(n, 2 * n)
+    held = None
+    for _ in range(3000):
+        p, length = int(rng.integers(0, n)), int(rng.integers(1, n + 1))
+        row, cached = get_data(cache, p, length)
+        truth = (p + np.arange(row.shape[0]) / 1000.0).astype(np.float32)
+        np.testing.assert_array_equal(row[:cached], truth[:cached])
+        row[cached:length] = truth[cached:length]
+        if held is not None:
+            np.testing.assert_array_equal(*held)
+        held = (row, truth)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 19), st.integers(1, 20)), min_size=1, max_size=80),
+       st.sampled_from([0.0, 1e-9, 10.0]))
+def test_counts_k1_at_most_k2_and_distinct_prefixes_with_a_big_cache(requests, cache_mb):
+    """K1 <= K2 always; no cache: K1 = K2; a cache big enough for every row: K1 = the longest
+    prefix requested of each distinct row, summed."""
+    X = np.random.default_rng(2).normal(size=(20, 3))
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=cache_mb)
+    longest = {}
+    for p, length in requests:
+        kernel_row(provider, p, length)
+        longest[p] = max(longest.get(p, 0), length)
+    requested, computed = counts(provider)
+    assert requested == sum(length for _, length in requests)
+    assert computed <= requested
+    if cache_mb == 0.0:
+        assert computed == requested
+    if cache_mb == 10.0:
+        assert computed == sum(longest.values())
