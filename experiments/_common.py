@@ -35,8 +35,9 @@ def measured(records, rows, algorithm, metrics, match=None):
     for label, dataset in rows.items():
         outcome, found = cell_outcome(records, dataset, algorithm)
         if outcome == "ok":
-            for column, (field, unit) in metrics.items():
-                values.loc[label, column] = found[field].astype(float).mean() * unit
+            for column, (field, unit) in metrics.items():  # a field older records lack: blank
+                if field in found:
+                    values.loc[label, column] = found[field].astype(float).mean() * unit
         else:
             notes[label] = not_run_note(found)
     return values, notes

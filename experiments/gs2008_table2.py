@@ -19,7 +19,7 @@ ROWS = [
 QUICK = {"a1a", "w1a"}
 CACHE_MB = 1024  # as the experiment config
 FORMATS = {"SV": "{:.0f}", "Error %": "{:.2f}", "K1 (1e6)": "{:.2f}", "K2 (1e6)": "{:.2f}",
-           "Time s": "{:.3g}"}
+           "All requested (1e6)": "{:.2f}", "Time s": "{:.3g}"}
 # algorithm -> (heading, {column: (record field, unit)}, {column: reference column})
 BLOCKS = {
     "libsvm": ("LIBSVM 2.83 (paper) / scikit-learn SVC (ours)",
@@ -27,7 +27,9 @@ BLOCKS = {
                {"SV": "libsvm_sv", "Error %": "libsvm_error", "Time s": "libsvm_time_s"}),
     "smo_wss2": ("smo_wss2 — our LIBSVM 2.83 algorithm, counted by our kernel provider",
                  {"SV": ("n_sv", 1), "Error %": ("test_error", 100),
-                  "K1 (1e6)": ("kernel_computed", 1e-6), "K2 (1e6)": ("kernel_requested", 1e-6),
+                  "K1 (1e6)": ("kernel_computed", 1e-6),
+                  "K2 (1e6)": ("kernel_requested_working_set", 1e-6),
+                  "All requested (1e6)": ("kernel_requested", 1e-6),
                   "Time s": ("train_time_s", 1)},
                  {"SV": "libsvm_sv", "Error %": "libsvm_error", "K1 (1e6)": "libsvm_k1",
                   "K2 (1e6)": "libsvm_k2", "Time s": "libsvm_time_s"}),
@@ -67,8 +69,11 @@ def render(records, artefact):
         "kernel evaluations (n_SV x n: GS-SVM computes one full row per support vector), times "
         "in seconds (paper: 3.2 GHz P4 with LIBSVM 2.83; ours: the machine below, numba threads "
         "as recorded). scikit-learn's SVC does not expose kernel counts; smo_wss2, our own "
-        "LIBSVM 2.83 solver, gives K1 (computed with the cache) and K2 (requested) beside the "
-        "paper's LIBSVM values."),
+        "LIBSVM 2.83 solver, gives K1 (computed with the cache) and K2 beside the paper's LIBSVM "
+        "values. The paper's K2 counts the rows of each iteration's working set (i and j) only: "
+        "LIBSVM 2.83's svm.cpp instrumented the same way gives the paper's 13.9M on Adult-4. "
+        "'All requested' adds the rows of G_bar updates and gradient reconstruction (no paper "
+        "value)."),
     ]
     times = {}
     for algorithm, (heading, metrics, columns) in BLOCKS.items():

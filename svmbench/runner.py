@@ -31,6 +31,7 @@ from tqdm.contrib.logging import logging_redirect_tqdm
 
 from svmbench.algorithms import build_estimator
 from svmbench.data.configs import store_dataset_configs
+from svmbench.kernels.threads import threading_info
 from svmbench.protocols import splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.solvers.base import worst_status
@@ -95,6 +96,7 @@ def measure(algorithm, split):
         "iterations": int(np.sum(estimator.n_iter_)),
         "kernel_requested": getattr(estimator, "kernel_requested_", None),
         "kernel_computed": getattr(estimator, "kernel_computed_", None),
+        "kernel_requested_working_set": working_set_requests(estimator),
         "kernel_predict": None if kernel_predict is None else int(kernel_predict),
         "train_time_s": train_time,
         "cpu_time_s": cpu_time,
@@ -122,10 +124,23 @@ def base_record(cell, chash, fold):
         "seed": cell["seed"],
         "config_hash": chash,
         "run_id": run_id(),
-        "threads": numba.get_num_threads(),
+        **thread_settings(),
         **provenance(),
         "code_fingerprint": code_fingerprint(),
     }
+
+
+def thread_settings():
+    """``threads`` (numba's count), ``threading_layer`` and the OpenMP wait policy in force."""
+    settings = threading_info()
+    return {"threads": settings.pop("numba_threads"), **settings}
+
+
+def working_set_requests(estimator):
+    """The Q entries smo_wss2 requested for its working sets' rows i and j (summed over class
+    pairs): what LIBSVM 2.83's count, the papers' K2, covers; None for other solvers."""
+    parts = [r.trace.get("requested_working_set") for r in getattr(estimator, "fit_results_", [])]
+    return sum(parts) if parts and None not in parts else None
 
 
 @functools.cache

@@ -52,6 +52,7 @@ def synthetic_records(artefact, scale):
             "dataset": settings["dataset"], "algorithm": settings["algorithm"],
             "n_sv": 100 + index, "test_error": 0.01 * (index + 1), "train_time_s": 0.5 + index,
             "kernel_computed": 1e6 * (index + 1), "kernel_requested": 2e6 * (index + 1),
+            "kernel_requested_working_set": 1.5e6 * (index + 1),
             "n_train": 1000, "git_commit": "c0ffee" * 6 + "abcd", "git_dirty": index == 0,
             "code_fingerprint": "feedfacefeedface", "run_id": "sweep-1",
             "timestamp_utc": "2026-11-22T10:00:00+00:00", "host": "box", "cpu": "cpu"})
