@@ -31,6 +31,11 @@ ESTIMATORS = {
     "smo_wss2": partial(models.SMOSVC, variant="wss2"),
     "libsvm": libsvm_reference,
     "rsvm": models.RSVC,
+    "rho_svm": partial(models.RhoSVC, output="last"),
+    "rho_ensemble": partial(models.RhoSVC, output="ensemble"),
+    "parzen": partial(models.RhoSVC, output="first", max_iter=0),
+    "eg_fixed": models.EGFixedSVC,
+    "csvm_xialpha": models.XiAlphaSVC,
 }
 
 

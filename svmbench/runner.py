@@ -80,6 +80,7 @@ def measure(algorithm, split):
         "train_error": error_rate(estimator, split.X_train, split.y_train),
         "test_error": test_error,
         "status": "max_iter" if "max_iter" in statuses else "converged",
+        **getattr(estimator, "record_fields_", {}),  # an estimator's own measurements
     }
 
 
