@@ -320,8 +320,9 @@ class RhoSVC(KernelSVC):
     0.005), ``eps_first`` (eps_1, paper 0.1), ``rank`` (0: exact Q rows; r > 0: Q ~ G G' by
     pivoted incomplete Cholesky of rank r, §3.3), ``max_iter`` (-1: no limit). ``gamma="spread"``
     is the paper's kernel width, 1 / (mean squared distance of the points to their mean).
-    ``record_fields_`` holds the run's final rho, number of ensemble members, rank and the
-    low-rank relative trace error.
+    ``record_fields_`` holds the run's final rho, number of ensemble members, rank, the low-rank
+    relative trace error and (first class pair) the traces of rhobar_t (the dual objective), eta_t
+    and rho_t.
     """
 
     solver_name = "rho_svm"
@@ -355,6 +356,9 @@ class RhoSVC(KernelSVC):
             "ensemble_members": int(np.sum([t["eta"].shape[0] for t in traces])),
             "rank": int(np.sum([t["rank"] for t in traces])),
             "lowrank_trace_error": float(np.max([t["lowrank_trace_error"] for t in traces])),
+            "objective_trace": traces[0]["rhobar"].tolist(),
+            "eta_trace": traces[0]["eta"].tolist(),
+            "rho_trace": traces[0]["rho"].tolist(),
         }
         return self
 
