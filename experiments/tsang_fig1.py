@@ -6,9 +6,9 @@ vertical line marks a fixed rate's first overshoot (its step lowered the hard-ma
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from _tsang import finished_records, main  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+from _tsang import finished_records, main
 
 EXPERIMENT = "tsang_fig1"
 PANELS = [("ida_breast_cancer", "(a) cancer"), ("ida_waveform", "(b) waveform")]

@@ -3,7 +3,7 @@ the ensemble against that of the C-SVMs of the C grid. No paper column: the body
 missing from our copy of the paper."""
 
 import pandas as pd
-from _tsang import NOT_STAGED, ROWS, footer, finished_records, grid_baselines, main, markdown
+from _tsang import NOT_STAGED, ROWS, finished_records, footer, grid_baselines, main, markdown
 
 EXPERIMENT = "tsang"
 
@@ -40,14 +40,14 @@ def render(out_dir, output):
     records = finished_records(out_dir, EXPERIMENT)
     parts = [
         "# multiplicative-rho-svm Table 3 — training time of the ensemble vs the C-SVMs",
-        "Ours only: the body of Table 3 is missing from our copy of the paper (its text says "
-        "obtaining the ensemble is much faster than the regularization path, including the "
-        "kernel matrix). Ensemble: one run of Algorithm 1 (rho_ensemble), wall-clock training "
-        "time, mean over the splits, with T and the kernel entries computed (K1; the Q rows are "
-        "cached, 100 MB). C grid: the summed wall-clock training time of the C-SVMs of Table 2's "
-        "grid (smo_wss2, 29 values of C, each trained from scratch, 100 MB cache), mean over the "
-        "splits; we did not implement the regularization path. Timings were taken on 2 cores "
-        "shared with five other engineers' jobs: treat ratios as rough.",
+        ("Ours only: the body of Table 3 is missing from our copy of the paper (its text says "
+         "obtaining the ensemble is much faster than the regularization path, including the "
+         "kernel matrix). Ensemble: one run of Algorithm 1 (rho_ensemble), wall-clock training "
+         "time, mean over the splits, with T and the kernel entries computed (K1; the Q rows are "
+         "cached, 100 MB). C grid: the summed wall-clock training time of the C-SVMs of Table 2's "
+         "grid (smo_wss2, 29 values of C, each trained from scratch, 100 MB cache), mean over the "
+         "splits; we did not implement the regularization path. Timings were taken on 2 cores "
+         "shared with five other engineers' jobs: treat ratios as rough."),
         markdown(render_table(records)),
         footer(records),
     ]

@@ -87,7 +87,7 @@ def test_ensemble_decision_is_the_eta_weighted_sum_of_stored_hypotheses():
     factor = np.zeros((30, 0))
     etas, alphas = [], [np.full(30, 1 / 30)]
     for steps in range(1, 200):  # replay the run one accepted step longer each time
-        alpha, *_, converged = rho_svm_loop(q, factor, 0.005, 0.1, steps)
+        alpha, *_ = rho_svm_loop(q, factor, 0.005, 0.1, steps)
         if len(alphas) > 1 and np.array_equal(alpha, alphas[-1]):
             break
         alphas.append(alpha)
