@@ -24,7 +24,7 @@ ifeq ($(SCALE),paper)
 	$(TSANG_RUN) experiment=tsang_table2 protocol=holdout dataset=$(TSANG_GIVEN_SPLITS)
 	$(TSANG_RUN) experiment=tsang_table2 protocol=holdout dataset=$(TSANG_GIVEN_SPLITS) \
 	  algorithm=csvm_xialpha algorithm.C=$(TSANG_C_GRID_$(SCALE))
-	$(TSANG_RUN) experiment=tsang_table2 protocol=holdout dataset=a9a algorithm.rank=$(TSANG_ADULT_RANK)
+	$(TSANG_RUN) experiment=tsang_table2 protocol=holdout dataset=a9a ++algorithm.rank=$(TSANG_ADULT_RANK)
 endif
 	$(PY) experiments/tsang_table2.py $(TSANG_OUT)
 

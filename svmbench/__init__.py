@@ -13,9 +13,13 @@ _PUBLIC = {
     "SMOSVC": "svmbench.models",
     "HardMarginSVC": "svmbench.models",
     "RSVC": "svmbench.models",
+    "RhoSVC": "svmbench.models",
+    "EGFixedSVC": "svmbench.models",
+    "XiAlphaSVC": "svmbench.models",
 }
 
-__all__ = ["GSSVC", "RSVC", "SMOSVC", "HardMarginSVC", "__version__", "load_results"]
+__all__ = ["GSSVC", "RSVC", "SMOSVC", "EGFixedSVC", "HardMarginSVC", "RhoSVC", "XiAlphaSVC",
+           "__version__", "load_results"]
 
 
 def __getattr__(name):
