@@ -112,13 +112,24 @@ def test_low_rank_path_agrees_with_the_exact_path():
     assert np.array_equal(full_rank.predict(X), exact.predict(X))
 
 
+def test_low_rank_model_predicts_with_its_own_kernel():
+    X, y = problem(9, n=50)
+    model = RhoSVC(output="last", rank=8).fit(X, y)
+    result = model.fit_results_[0]
+    assert len(model.support_) == 8  # an expansion over the pivots
+    # on the training points, y_i f(x_i) is (G G' alpha)_i, the margins the run worked with
+    assert np.allclose(y * model.decision_function(X), result.trace["margins"], rtol=1e-6,
+                       atol=1e-9)
+
+
 def test_pivoted_cholesky_reports_its_trace_error():
     X, y = problem(6, n=50)
     q = make_qmatrix(X, y, "csvc", gamma=2.0)
-    factor, error = pivoted_cholesky(q, 10, 1e-14)
+    factor, pivots, error = pivoted_cholesky(q, 10, 1e-14)
     Q = np.outer(y, y) * rbf_kernel(X, X, gamma=2.0)
     assert factor.shape == (50, 10)
     assert error == pytest.approx(np.trace(Q - factor @ factor.T) / np.trace(Q), rel=1e-5)
+    assert np.allclose(factor @ factor[pivots].T, Q[:, pivots])  # the pivot columns are exact
 
 
 def test_fixed_eta_overshoots_only_at_large_rates():

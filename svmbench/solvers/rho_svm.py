@@ -8,11 +8,13 @@ The dual (eq. 2) is min alpha' Q alpha over the probability simplex, Q_ij = y_i 
 - ``eg_fixed``: the fixed-learning-rate multiplicative update of Cristianini et al. (1999).
 
 ``Q alpha`` is read row by row from the Q-matrix (O(m^2) per product, counted by the provider), or,
-with ``rank > 0``, from a pivoted incomplete Cholesky factor G of Q (Q ~ G G', §3.3), O(m r).
+with ``rank > 0``, from a pivoted incomplete Cholesky factor G of Q (Q ~ G G', §3.3), O(m r); the
+low-rank model then predicts with the same approximate kernel, as an expansion over the r pivots.
 """
 
 import numpy as np
 from numba import njit
+from scipy.linalg import solve_triangular
 
 from svmbench.kernels.provider import kernel_row, kernel_row_once
 from svmbench.solvers.base import finish, register_solver
@@ -25,11 +27,12 @@ NEWTON_STEPS = 200
 def pivoted_cholesky(provider, rank, tol):
     """G (m x r), Q ~ G G', by pivoted incomplete Cholesky (Fine & Scheinberg 2001) on counted
     Q rows; stops at ``rank`` columns or when the residual trace falls to ``tol`` * trace(Q).
-    Returns (G, residual trace / trace(Q))."""
+    Returns (G, the pivots in order, residual trace / trace(Q))."""
     m = provider.diag.shape[0]
     residual = provider.diag.copy()
     total = residual.sum()
     factor = np.zeros((m, rank))
+    pivots = np.empty(rank, dtype=np.int64)
     row = np.empty(m)
     columns = 0
     while columns < rank:
@@ -46,8 +49,9 @@ def pivoted_cholesky(provider, rank, tol):
         for i in range(m):
             residual[i] = max(residual[i] - factor[i, columns] ** 2, 0.0)
         residual[pivot] = 0.0
+        pivots[columns] = pivot
         columns += 1
-    return factor[:, :columns].copy(), residual.sum() / total
+    return factor[:, :columns].copy(), pivots[:columns].copy(), residual.sum() / total
 
 
 @njit(cache=True)
@@ -222,14 +226,28 @@ def eg_fixed_loop(provider, factor, eta, max_iter):
 
 
 def _low_rank_factor(provider, params):
-    """(G, relative residual trace) for ``rank`` > 0, else an empty factor: exact Q rows."""
+    """(G, pivots, relative residual trace) for ``rank`` > 0, else an empty factor: exact Q rows."""
     rank = int(params.get("rank", 0))
     if rank < 0:
         raise ValueError(f"rank must be >= 0 (got {rank}); 0 uses exact Q rows")
     m = provider.diag.shape[0]
     if rank == 0 or rank >= m:
-        return np.zeros((m, 0)), 0.0
+        return np.zeros((m, 0)), np.zeros(0, dtype=np.int64), 0.0
     return pivoted_cholesky(provider, rank, float(params.get("rank_tol", 1e-12)))
+
+
+def on_pivots(alpha, factor, pivots, y):
+    """The low-rank model's own out-of-sample extension (Nystroem): f(x) = sum_i alpha_i y_i
+    G_i . L^-1 k(x_P, x), L = diag(y_P) G_P the Cholesky factor of K on the pivots P, written as
+    an expansion over the pivots. Returns alpha' with alpha'_p y_p = (L^-T G' alpha)_p on the
+    pivots and 0 elsewhere; on the training points it reproduces G G' exactly."""
+    if factor.shape[1] == 0:
+        return alpha
+    pivot_factor = y[pivots, None] * factor[pivots]
+    coefficients = solve_triangular(pivot_factor, factor.T @ alpha, lower=True, trans="T")
+    expansion = np.zeros_like(alpha)
+    expansion[pivots] = coefficients * y[pivots]
+    return expansion
 
 
 @register_solver("rho_svm")
@@ -242,11 +260,12 @@ def solve_rho_svm(provider, y, params):
     eps, eps_first = float(params.get("eps", 0.005)), float(params.get("eps_first", 0.1))
     if not 0.0 < eps <= eps_first < 1.0:
         raise ValueError(f"need 0 < eps <= eps_first < 1 (got eps={eps}, eps_first={eps_first})")
-    factor, lowrank_error = _low_rank_factor(provider, params)
+    factor, pivots, lowrank_error = _low_rank_factor(provider, params)
     alpha, ensemble, etas, rhos, rhobars, margins, converged = rho_svm_loop(
         provider, factor, eps, eps_first, int(params.get("max_iter", -1)))
     first = np.full_like(alpha, 1.0 / alpha.shape[0])
-    chosen = {"last": alpha, "ensemble": ensemble, "first": first}[output]
+    chosen = on_pivots({"last": alpha, "ensemble": ensemble, "first": first}[output], factor,
+                       pivots, y)
     return finish(provider, chosen, 0.0, etas.shape[0], converged, rhobars[-1], eta=etas,
                   rho=rhos, rhobar=rhobars, alpha_last=alpha, alpha_ensemble=ensemble,
                   margins=margins, rank=factor.shape[1], lowrank_trace_error=lowrank_error)
@@ -258,7 +277,7 @@ def solve_eg_fixed(provider, y, params):
     max_iter = int(params.get("max_iter", 1000))
     if not eta > 0 or max_iter < 1:
         raise ValueError(f"eg_fixed needs eta > 0 and max_iter >= 1 (got {eta}, {max_iter})")
-    factor, lowrank_error = _low_rank_factor(provider, params)
+    factor, pivots, lowrank_error = _low_rank_factor(provider, params)
     alpha, objective, overshoot = eg_fixed_loop(provider, factor, eta, max_iter)
-    return finish(provider, alpha, 0.0, max_iter, False, objective[-1], objective_trace=objective,
+    return finish(provider, on_pivots(alpha, factor, pivots, y), 0.0, max_iter, False, objective[-1], objective_trace=objective,
                   overshoot=overshoot, rank=factor.shape[1], lowrank_trace_error=lowrank_error)
