@@ -25,6 +25,8 @@ ifeq ($(SCALE),paper)
 	$(TSANG_RUN) experiment=tsang_table2 protocol=holdout dataset=$(TSANG_GIVEN_SPLITS) \
 	  algorithm=csvm_xialpha algorithm.C=$(TSANG_C_GRID_$(SCALE))
 	$(TSANG_RUN) experiment=tsang_table2 protocol=holdout dataset=a9a ++algorithm.rank=$(TSANG_ADULT_RANK)
+	$(TSANG_RUN) experiment=tsang_table2 experiment_name=tsang_lowrank protocol=holdout dataset=a1a,w1a \
+	  algorithm=rho_ensemble ++algorithm.rank=100,300,1000
 endif
 	$(PY) experiments/tsang_table2.py $(TSANG_OUT)
 
