@@ -119,8 +119,8 @@ def best_eta(alpha, margins, rho):
             low = eta
         else:
             high = eta
-        step = eta - slope / curvature if curvature > 0.0 else low - 1.0
-        if not (low < step < high):
+        step = eta - slope / curvature if curvature > 0.0 else eta
+        if not (low < step < high):  # outside the bracket, or no curvature: bisect
             step = 0.5 * (low + high)
         if step == eta or high - low <= 4e-16 * high:
             return step
@@ -150,7 +150,7 @@ def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter):
     q_times(provider, factor, alpha, margins)
     rhobar = alpha @ margins
     ensemble = np.zeros(m)
-    etas, rhos, rhobars = [0.0][:0], [0.0][:0], [rhobar]
+    etas, rhos, rhobars = [0.0][:0], [0.0][:0], [rhobar]  # [0.0][:0]: an empty list of floats
     trial, trial_margins = np.empty(m), np.empty(m)
     eps = eps_first
     converged = False
