@@ -50,12 +50,12 @@ def scale_note(records, dataset, protocol):
     grid = records[(records["dataset"] == dataset) & (records["algorithm"] == GRID_ALGORITHM)]
     grid_sizes = grid.groupby("fold")["C"].nunique()
     if len(grid_sizes) and grid_sizes.min() < C_GRID_SIZE:
-        note += f"; C grid so far {grid_sizes.min()} of {C_GRID_SIZE} values"
+        note += f"; C grid: only {grid_sizes.min()} of its {C_GRID_SIZE} values run"
     rank = int(runs["rank"].iloc[0])
     if rank:
         note += (f"; low rank r = {rank} (pivoted incomplete Cholesky, relative trace error "
-                 f"{runs['lowrank_trace_error'].iloc[0]:.3g}); no C grid (the paper's Table 2 has "
-                 "no Adult row either)")
+                 f"{runs['lowrank_trace_error'].iloc[0]:.3g}); the paper's Table 2 has no Adult "
+                 "row")
     return note
 
 
@@ -81,12 +81,14 @@ def render_table(records):
 
 
 def claim_note(records):
-    """Where the ensemble stands against SVM(BEST), per data set, beside the paper's claim."""
+    """Where the ensemble stands against SVM(BEST), per data set of the paper's table, beside the
+    paper's claim."""
     means = per_split_errors(records).groupby(level="dataset").mean()
     paper = load_reference("tsang_table2").set_index("dataset")
     gaps = []
     for name, dataset, _ in ROWS:
-        if dataset in means.index and not pd.isna(means.get("svm_best", {}).get(dataset)):
+        if name in paper.index and dataset in means.index \
+                and not pd.isna(means.get("svm_best", {}).get(dataset)):
             row = means.loc[dataset]
             gaps.append((name, row["rho_ensemble"] - row["svm_best"],
                          paper.loc[name, "ensemble"] - paper.loc[name, "svm_best"],

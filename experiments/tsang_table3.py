@@ -29,7 +29,7 @@ def render_table(records):
             row["C grid time (s)"] = f"{grid.loc[dataset, 'grid_s']:.3g}"
             row["C-SVMs"] = f"{grid.loc[dataset, 'grid_size']:.0f}"
             row["grid / ensemble"] = f"{grid.loc[dataset, 'grid_s'] / found['ensemble_s']:.3g}"
-        row["notes"] = f"low rank r = {int(found['rank'])}, no C grid" if found["rank"] else ""
+        row["notes"] = f"ensemble at low rank r = {int(found['rank'])}" if found["rank"] else ""
         rows.append(row)
     columns = ["data set", "ensemble time (s)", "iterations T", "K1 (1e6)", "C grid time (s)",
                "C-SVMs", "grid / ensemble", "notes"]
