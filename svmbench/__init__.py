@@ -14,9 +14,13 @@ _PUBLIC = {
     "HardMarginSVC": "svmbench.models",
     "RSVC": "svmbench.models",
     "RosenSVC": "svmbench.models",
+    "RhoSVC": "svmbench.models",
+    "EGFixedSVC": "svmbench.models",
+    "XiAlphaSVC": "svmbench.models",
 }
 
-__all__ = ["GSSVC", "RSVC", "SMOSVC", "HardMarginSVC", "RosenSVC", "__version__", "load_results"]
+__all__ = ["GSSVC", "RSVC", "SMOSVC", "EGFixedSVC", "HardMarginSVC", "RhoSVC", "RosenSVC",
+           "XiAlphaSVC", "__version__", "load_results"]
 
 
 def __getattr__(name):

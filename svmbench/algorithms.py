@@ -32,6 +32,11 @@ ESTIMATORS = {
     "libsvm": libsvm_reference,
     "rsvm": models.RSVC,
     "rosen": models.RosenSVC,
+    "rho_svm": partial(models.RhoSVC, output="last"),
+    "rho_ensemble": partial(models.RhoSVC, output="ensemble"),
+    "parzen": partial(models.RhoSVC, output="first", max_iter=0),
+    "eg_fixed": models.EGFixedSVC,
+    "csvm_xialpha": models.XiAlphaSVC,
 }
 
 

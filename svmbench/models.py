@@ -19,13 +19,20 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.qmatrix import make_precomputed_qmatrix, make_qmatrix
+from svmbench.loo_bounds import rbf_r_delta_squared, xi_alpha_bound
 from svmbench.solvers.base import CONVERGED, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
 
 
 def resolve_gamma(gamma, X):
-    """Numeric gamma, or scikit-learn's ``"scale"`` = 1 / (n_features * X.var())."""
+    """Numeric gamma, scikit-learn's ``"scale"`` = 1 / (n_features * X.var()), or ``"spread"`` =
+    1 / beta, beta = mean squared distance of the points to their mean (multiplicative-rho-svm §4.2)."""
+    if gamma == "spread":
+        mean = np.asarray(X.mean(axis=0)).ravel()
+        squares = X.multiply(X).sum() if sp.issparse(X) else np.sum(X * X)
+        spread = squares / X.shape[0] - mean @ mean
+        return 1.0 / spread if spread > 0 else 1.0
     if gamma == "scale":
         variance = (X.multiply(X)).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
         return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
@@ -368,11 +375,10 @@ class RosenSVC(KernelSVC):
     """C-SVM with bias trained by Rosen's gradient projection (rosen-projection-svm §3), solver
     ``rosen``, over the C-SVC Q-matrix. Parameters as ``SMOSVC(variant="mod2")``: ``C``,
     ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol`` (stop at b_low <= b_up + 2 tol),
-    ``cache_mb`` (LRU Q-row cache), ``max_iter`` (-1: max(10^7, 100 n))."""
+    ``cache_mb`` (LRU Q-row cache), ``max_iter`` (-1: no limit)."""
 
     solver_name = "rosen"
     solver_params = ("C", "tol", "max_iter")
-    q_kind = "csvc"
 
     def __init__(self, C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-3,
                  cache_mb=100.0, max_iter=-1):
@@ -384,3 +390,107 @@ class RosenSVC(KernelSVC):
         self.tol = tol
         self.cache_mb = cache_mb
         self.max_iter = max_iter
+
+
+class RhoSVC(KernelSVC):
+    """rho-SVM trained by multiplicative updates with an adaptive learning rate
+    (multiplicative-rho-svm Algorithm 1), solver ``rho_svm``, over the C-SVC Q-matrix; no bias.
+
+    ``output``: "last" (the hard-margin rho-SVM, f_{T+1}), "ensemble" (sum_t eta_t f_t /
+    sum_t eta_t, §3.2) or "first" (the Parzen window classifier f_1). ``eps`` (termination, paper
+    0.005), ``eps_first`` (eps_1, paper 0.1), ``rank`` (0: exact Q rows; r > 0: Q ~ G G' by
+    pivoted incomplete Cholesky of rank r, §3.3), ``max_iter`` (-1: no limit). ``gamma="spread"``
+    is the paper's kernel width, 1 / (mean squared distance of the points to their mean).
+    ``record_fields_`` holds the run's final rho, number of ensemble members, rank, the low-rank
+    relative trace error and (first class pair) the traces of rhobar_t (the dual objective), eta_t
+    and rho_t.
+    """
+
+    solver_name = "rho_svm"
+    solver_params = ("output", "eps", "eps_first", "rank", "max_iter")
+
+    def __init__(self, output="last", kernel="rbf", gamma="spread", coef0=0.0, degree=3,
+                 eps=0.005, eps_first=0.1, rank=0, cache_mb=100.0, max_iter=-1):
+        self.output = output
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.eps = eps
+        self.eps_first = eps_first
+        self.rank = rank
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        traces = [r.trace for r in self.fit_results_]
+        self.record_fields_ = {
+            "gamma_value": self._gamma,
+            "rho": float(np.sum([t["rhobar"][-1] for t in traces])),
+            "ensemble_members": int(np.sum([t["eta"].shape[0] for t in traces])),
+            "rank": int(np.sum([t["rank"] for t in traces])),
+            "lowrank_trace_error": float(np.max([t["lowrank_trace_error"] for t in traces])),
+            "objective_trace": traces[0]["rhobar"].tolist(),
+            "eta_trace": traces[0]["eta"].tolist(),
+            "rho_trace": traces[0]["rho"].tolist(),
+        }
+        return self
+
+
+class EGFixedSVC(RhoSVC):
+    """The fixed-learning-rate multiplicative update of Cristianini et al. (1999) on the same
+    hard-margin dual, solver ``eg_fixed``: ``eta`` (paper: 0.005 .. 0.04), ``max_iter`` updates.
+    ``record_fields_`` holds the rho-SVM objective per iteration and the first overshoot."""
+
+    solver_name = "eg_fixed"
+    solver_params = ("eta", "rank", "max_iter")
+
+    def __init__(self, eta=0.01, kernel="rbf", gamma="spread", coef0=0.0, degree=3, rank=0,
+                 cache_mb=100.0, max_iter=1000):
+        self.eta = eta
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.rank = rank
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        KernelSVC.fit(self, X, y)
+        traces = [r.trace for r in self.fit_results_]
+        self.record_fields_ = {
+            "gamma_value": self._gamma,
+            "objective_trace": np.sum([t["objective_trace"] for t in traces], axis=0).tolist(),
+            "overshoot": int(traces[0]["overshoot"]),
+        }
+        return self
+
+
+class XiAlphaSVC(SMOSVC):
+    """A C-SVM (LIBSVM's algorithm, ``smo_wss2``) that also reports Joachims' xi-alpha bound on its
+    leave-one-out error (svmbench.loo_bounds) in ``record_fields_["loo_xi_alpha"]``: binary
+    problems, RBF kernel. ``gamma="spread"`` as RhoSVC."""
+
+    def __init__(self, C=1.0, kernel="rbf", gamma="spread", coef0=0.0, degree=3, tol=1e-3,
+                 shrinking=True, cache_mb=100.0, max_iter=-1):
+        super().__init__(variant="wss2", C=C, kernel=kernel, gamma=gamma, coef0=coef0,
+                         degree=degree, tol=tol, shrinking=shrinking, cache_mb=cache_mb,
+                         max_iter=max_iter)
+
+    def fit(self, X, y):
+        if self.kernel != "rbf":
+            raise ValueError(f"the xi-alpha bound here needs kernel='rbf' (got {self.kernel!r})")
+        super().fit(X, y)
+        if self.classes_.shape[0] != 2:
+            raise ValueError("the xi-alpha bound is for binary problems; y has "
+                             f"{self.classes_.shape[0]} classes")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        signs = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
+        alpha = np.zeros(X.shape[0])
+        alpha[self.support_] = np.abs(self.dual_coef_[0])
+        bound = xi_alpha_bound(alpha, signs * self.decision_function(X),
+                               rbf_r_delta_squared(X, self._gamma))
+        self.record_fields_ = {"gamma_value": self._gamma, "loo_xi_alpha": bound}
+        return self

@@ -106,6 +106,7 @@ def measure(algorithm, split):
         "test_error": test_error,
         "status": worst_status(statuses),  # the worst of its class pairs'
         "kkt_violation": None if kkt_violation is None else float(np.max(kkt_violation)),
+        **getattr(estimator, "record_fields_", {}),  # an estimator's own measurements
     }
 
 

@@ -1,0 +1,74 @@
+"""What the multiplicative-rho-svm renderers share: the paper's rows, record loading, the C-grid
+baselines per split, Markdown and the provenance footer."""
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from svmbench.store import FINISHED, load_results
+
+# (paper's name, our dataset or None when not staged, how it is split)
+ROWS = [
+    ("cancer", "ida_breast_cancer", "realizations"),
+    ("diabetis", None, "realizations"),
+    ("german", "ida_german", "realizations"),
+    ("titanic", "ida_titanic", "realizations"),
+    ("waveform", "ida_waveform", "realizations"),
+    ("astro", "svmguide1", "given split"),
+    ("adult1", "a1a", "given split"),
+    ("adult2", "a2a", "given split"),
+    ("adult3", "a3a", "given split"),
+    ("adult", "a9a", "given split"),
+    ("web1", "w1a", "given split"),
+    ("web2", None, "given split"),
+]
+NOT_STAGED = "not run here: data not available"
+GRID_ALGORITHM = "csvm_xialpha"
+
+
+def finished_records(out_dir, experiment):
+    """The finished records of ``experiment`` in ``out_dir``/runs."""
+    records = load_results(Path(out_dir) / "runs")
+    return records[(records["experiment"] == experiment) & records["status"].isin(FINISHED)]
+
+
+def grid_baselines(records):
+    """Per (dataset, fold): SVM(BEST) = the lowest test error on the C grid (an oracle: it looks
+    at the test set), SVM(LOO) = the test error of the C with the lowest xi-alpha bound (ties to
+    the smaller C), the grid's size and summed training time."""
+    grid = records[records["algorithm"] == GRID_ALGORITHM].sort_values("C")
+    rows = []
+    for (dataset, fold), runs in grid.groupby(["dataset", "fold"]):
+        loo = runs.loc[runs["loo_xi_alpha"].idxmin()]
+        rows.append({"dataset": dataset, "fold": fold, "svm_best": runs["test_error"].min(),
+                     "svm_loo": loo["test_error"], "loo_C": loo["C"], "grid_size": len(runs),
+                     "grid_time_s": runs["train_time_s"].sum()})
+    return pd.DataFrame(rows, columns=["dataset", "fold", "svm_best", "svm_loo", "loo_C",
+                                       "grid_size", "grid_time_s"])
+
+
+def markdown(frame):
+    """A DataFrame as a Markdown table (index included), NaN as an empty cell."""
+    header = [frame.index.name or ""] + [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for label, row in frame.iterrows():
+        cells = ["" if pd.isna(v) else str(v) for v in row]
+        lines.append("| " + " | ".join([str(label)] + cells) + " |")
+    return "\n".join(lines)
+
+
+def footer(records):
+    commits = sorted(records["git_commit"].unique()) if len(records) else []
+    hosts = sorted(f"{h} ({c}, {n} cpus)" for h, c, n in
+                   records[["host", "cpu", "n_cpus"]].drop_duplicates().itertuples(index=False))
+    dates = records["timestamp_utc"].str[:10] if len(records) else pd.Series(dtype=str)
+    return (f"Produced from {len(records)} records on {', '.join(hosts)}, commits "
+            f"{', '.join(c[:10] for c in commits)}, {dates.min()} .. {dates.max()} (UTC).")
+
+
+def main(render, name):
+    """``python experiments/<renderer>.py OUT_DIR``: render OUT_DIR/runs into OUT_DIR/<name>."""
+    out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "results/tsang")
+    render(out_dir, out_dir / name)
+    print(f"wrote {out_dir / name}")
