@@ -13,9 +13,10 @@ _PUBLIC = {
     "SMOSVC": "svmbench.models",
     "HardMarginSVC": "svmbench.models",
     "RSVC": "svmbench.models",
+    "MEBSVC": "svmbench.models",
 }
 
-__all__ = ["GSSVC", "RSVC", "SMOSVC", "HardMarginSVC", "__version__", "load_results"]
+__all__ = ["GSSVC", "MEBSVC", "RSVC", "SMOSVC", "HardMarginSVC", "__version__", "load_results"]
 
 
 def __getattr__(name):

@@ -31,6 +31,9 @@ ESTIMATORS = {
     "smo_wss2": partial(models.SMOSVC, variant="wss2"),
     "libsvm": libsvm_reference,
     "rsvm": models.RSVC,
+    "cvm": partial(models.MEBSVC, variant="cvm"),
+    "fw": partial(models.MEBSVC, variant="fw"),
+    "mfw": partial(models.MEBSVC, variant="mfw"),
 }
 
 

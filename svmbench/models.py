@@ -16,13 +16,28 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.provider import make_precomputed_provider, make_provider
+from svmbench.kernels.qmatrix import make_precomputed_qmatrix, make_qmatrix
 from svmbench.solvers.base import get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
 
 
+def mean_squared_distance(X):
+    """Average ||x_i - x_j||^2 over pairs i != j of the rows of X (dense or sparse)."""
+    n = X.shape[0]
+    squared = X.multiply(X) if sp.issparse(X) else X * X
+    squared_norms = np.asarray(squared.sum(axis=1)).ravel()
+    mean = np.asarray(X.mean(axis=0)).ravel()
+    return 2.0 * (squared_norms.mean() - mean @ mean) * n / max(n - 1, 1)
+
+
 def resolve_gamma(gamma, X):
-    """Numeric gamma, or scikit-learn's ``"scale"`` = 1 / (n_features * X.var())."""
+    """Numeric gamma, or by name: scikit-learn's ``"scale"`` = 1 / (n_features * X.var());
+    ``"paper_default"`` = 1 / (2 sigma^2) with sigma^2 the mean squared distance among training
+    points (frank-wolfe-svm §5.2.1, kernel exp(-||x - z||^2 / 2 sigma^2)); ``"libcvm_default"`` =
+    1 / (mean squared distance), libCVM's own default (no factor 2)."""
+    if gamma in ("paper_default", "libcvm_default"):
+        return 1.0 / ((2.0 if gamma == "paper_default" else 1.0) * mean_squared_distance(X))
     if gamma == "scale":
         variance = (X.multiply(X)).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
         return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
@@ -72,7 +87,8 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         """Per class pair, the alphas a solver starts from (indexed like X), or None: cold start."""
         return
 
-    def _make_provider(self, X, members):
+    def _make_provider(self, X, members, labels):
+        """Provider of the pair's training points ``X[members]`` (``labels`` in {-1, +1})."""
         if self.kernel == "precomputed":
             return make_precomputed_provider(X, members)
         return make_provider(X[members], self.kernel, self._gamma, self.coef0, self.degree,
@@ -106,7 +122,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
             settings = self._solver_settings()
             if initial is not None:
                 settings["alpha_init"] = initial[pair][members]
-            result = solve(self._make_provider(X, members), labels, settings)
+            result = solve(self._make_provider(X, members, labels), labels, settings)
             self.fit_results_.append(result)
             alpha = np.zeros(X.shape[0])
             alpha[members] = result.alpha * labels
@@ -300,3 +316,60 @@ class RSVC(KernelSVC):
         self.w_norm2_ = np.array([r.trace["w_norm2"] for r in self.fit_results_])
         self.target_w_norm2_ = np.array([r.trace["target_w_norm2"] for r in self.fit_results_])
         return self
+
+
+MEB_VARIANTS = ("cvm", "fw", "mfw")
+
+
+class MEBSVC(KernelSVC):
+    """L2-SVM of frank-wolfe-svm eq. (12) on the Q-matrix y_i y_j (k(x_i, x_j) + 1) + delta_ij / C,
+    trained as a minimum enclosing ball; ``variant`` picks the algorithm (solver of the same name):
+
+    - ``"cvm"``: Core Vector Machine (Algorithm 1; normalized kernels only, e.g. RBF);
+    - ``"fw"``: Frank-Wolfe (Algorithm 2); ``"mfw"``: modified Frank-Wolfe (Algorithm 3).
+
+    Parameters: ``C``, ``kernel``, ``gamma`` (a number, ``"paper_default"`` = 1 / (2 mean squared
+    distance), ``"libcvm_default"`` = 1 / mean squared distance, or ``"scale"``), ``coef0``,
+    ``degree``; ``eps`` (the (1 + eps) stopping rule), ``sample_size`` (furthest point searched in
+    this many random points, Theorem 1; 0: all points), ``verify_stop`` (re-check a sampled stop
+    over all points), ``initial_points`` (p of the random initial MEB), ``seed``, ``cache_mb``,
+    ``max_iter`` (-1: 100 n + 10^6). The decision is sum_i alpha_i y_i (k(x_i, x) + 1) (eq. 13):
+    ``intercept_`` = sum_i alpha_i y_i.
+    """
+
+    solver_params = ("eps", "sample_size", "verify_stop", "initial_points", "seed", "max_iter")
+
+    def __init__(self, variant="mfw", C=1.0, kernel="rbf", gamma="paper_default", coef0=0.0,
+                 degree=3, eps=1e-6, sample_size=59, verify_stop=False, initial_points=20, seed=0,
+                 cache_mb=100.0, max_iter=-1):
+        self.variant = variant
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.eps = eps
+        self.sample_size = sample_size
+        self.verify_stop = verify_stop
+        self.initial_points = initial_points
+        self.seed = seed
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter
+
+    @property
+    def solver_name(self):
+        return self.variant
+
+    def _check_params(self):
+        super()._check_params()
+        if self.variant not in MEB_VARIANTS:
+            raise ValueError(f"unknown MEB variant {self.variant!r}; choose one of {MEB_VARIANTS}")
+        if not self.C > 0:
+            raise ValueError(f"C must be > 0 (got {self.C})")
+
+    def _make_provider(self, X, members, labels):
+        if self.kernel == "precomputed":
+            return make_precomputed_qmatrix(X, members, labels, "l2svm", self.C)
+        return make_qmatrix(X[members], labels, "l2svm", C=self.C, kernel=self.kernel,
+                            gamma=self._gamma, coef0=self.coef0, degree=self.degree,
+                            cache_mb=self.cache_mb)
