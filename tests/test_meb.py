@@ -18,7 +18,7 @@ def problem(seed, n=24, kernel="rbf"):
     X = rng.normal(size=(n, 3))
     y = np.where(X[:, 0] + 0.7 * rng.normal(size=n) > 0, 1.0, -1.0)
     y[:2] = (1.0, -1.0)
-    return X, y, dict(C=2.0, kernel=kernel, gamma=0.5, coef0=0.0, degree=2)
+    return X, y, {"C": 2.0, "kernel": kernel, "gamma": 0.5, "coef0": 0.0, "degree": 2}
 
 
 def qmatrix(X, y, settings_, cache_mb=1.0):
@@ -77,7 +77,7 @@ def test_stopping_value_within_eq41_of_the_optimum(seed, eps):
 @pytest.mark.parametrize("name", ["cvm", "fw", "mfw"])
 def test_iterates_stay_on_the_simplex_and_fw_objective_never_decreases(name):
     X, y, rbf = problem(7)
-    for steps in range(0, 30):
+    for steps in range(30):
         result = solve(name, X, y, rbf, sample_size=0, max_iter=steps)
         assert result.alpha.min() >= 0.0
         assert abs(result.alpha.sum() - 1.0) < 1e-12
