@@ -1,0 +1,101 @@
+"""Renderer of frank-wolfe-svm Fig. 3 (Web series; cells: conf/experiment/fw_fig3.yaml): accuracy,
+speed-up of FW and MFW over CVM, training time and support-set size against the training-set size,
+ours (mean over seeds) beside the paper's Tables 2-3, plus the speed-up table the figure plots.
+
+    python experiments/fw_fig3.py results/fw/runs --out results/fw
+"""
+
+import argparse
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from fw_table2_3 import ALGORITHMS, describe, summary  # noqa: E402
+
+from svmbench.analysis.reference import load_reference  # noqa: E402
+from svmbench.analysis.tables import provenance  # noqa: E402
+from svmbench.store import load_results  # noqa: E402
+
+SERIES = ("w1a", "w2a", "w3a", "w4a", "w5a", "w6a", "w7a", "w8a")
+
+
+def speedups(records):
+    """Per Web set: training-set size, our and the paper's CVM time / FW and MFW time."""
+    ours = summary(records)
+    paper = load_reference("fw_table3").set_index("dataset_key")
+    sizes = records.groupby("dataset")["n_train"].first()
+    rows = []
+    for key in SERIES:
+        if (key, "cvm") not in ours.index:
+            continue
+        row = {"dataset": key, "n_train": int(sizes[key])}
+        for algorithm in ("fw", "mfw"):
+            if (key, algorithm) in ours.index:
+                row[f"{algorithm}_ours"] = (ours.loc[(key, "cvm"), "train_time_s_mean"]
+                                            / ours.loc[(key, algorithm), "train_time_s_mean"])
+            row[f"{algorithm}_paper"] = paper.loc[key, "cvm_time"] / paper.loc[key,
+                                                                                f"{algorithm}_time"]
+        rows.append(row)
+    return rows
+
+
+def render_table(records):
+    lines = ["# frank-wolfe-svm Fig. 3 — Web series: speed-up over CVM (CVM time / time)", "",
+             "| Dataset | m | FW ours | FW paper | MFW ours | MFW paper |",
+             "|---|---|---|---|---|---|"]
+    for row in speedups(records):
+        def fmt(key, row=row):
+            return f"{row[key]:.2f}x" if key in row else "—"
+        lines.append(f"| {row['dataset']} | {row['n_train']} | {fmt('fw_ours')} | "
+                     f"{fmt('fw_paper')} | {fmt('mfw_ours')} | {fmt('mfw_paper')} |")
+    settings = records.drop_duplicates(["dataset", "algorithm"])
+    return "\n".join(lines + ["", describe(settings, records), "", provenance(records)]) + "\n"
+
+
+def render_figure(records, path):
+    ours = summary(records).reset_index()
+    ours = ours[ours["dataset"].isin(SERIES)]
+    sizes = records.groupby("dataset")["n_train"].first()
+    ours["m"] = ours["dataset"].map(sizes)
+    figure, axes = plt.subplots(1, 4, figsize=(16, 3.6))
+    for algorithm in ALGORITHMS:
+        mine = ours[ours["algorithm"] == algorithm].sort_values("m")
+        axes[0].plot(mine["m"], mine["accuracy_mean"], "o-", label=algorithm.upper())
+        axes[2].plot(mine["m"], mine["train_time_s_mean"], "o-", label=algorithm.upper())
+        axes[3].plot(mine["m"], mine["n_sv"], "o-", label=algorithm.upper())
+    rows = speedups(records)
+    for algorithm in ("fw", "mfw"):
+        axes[1].plot([r["n_train"] for r in rows], [r.get(f"{algorithm}_ours") for r in rows],
+                     "o-", label=f"{algorithm.upper()} ours")
+        axes[1].plot([r["n_train"] for r in rows], [r[f"{algorithm}_paper"] for r in rows],
+                     "x--", label=f"{algorithm.upper()} paper")
+    titles = ("test accuracy (%)", "speed-up over CVM", "training time (s)", "support vectors")
+    for axis, title in zip(axes, titles):
+        axis.set_title(title)
+        axis.set_xlabel("training points m")
+        axis.legend(fontsize=7)
+    axes[1].set_yscale("log")
+    axes[2].set_yscale("log")
+    figure.tight_layout()
+    figure.savefig(path.with_suffix(".png"), dpi=120)
+    figure.savefig(path.with_suffix(".pdf"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("store", type=Path)
+    parser.add_argument("--out", type=Path, default=Path("results/fw"))
+    args = parser.parse_args()
+    records = load_results(args.store)
+    records = records[(records["experiment"] == "fw_table2_3")
+                      & records["dataset"].isin(SERIES)]
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "fig3.md").write_text(render_table(records))
+    render_figure(records, args.out / "fig3")
+
+
+if __name__ == "__main__":
+    main()
