@@ -58,12 +58,12 @@ def run(datasets):
 
 def render(rows):
     lines = ["# CVM / FW / MFW: our training times against the authors' C++ codes", "",
-             "eps = 1e-6, gamma = libcvm_default (1 / mean squared distance), cache 200 MB, "
+             ("eps = 1e-6, gamma = libcvm_default (1 / mean squared distance), cache 200 MB, "
              "C = 1 (Adult) / 10 (Web); median (min-max) wall time over seeds 0-4, run "
              "interleaved in one process on a 2-core machine shared with five other jobs (under "
-             "load); accuracy of the last seed.", "",
-             "| Dataset | algorithm | search | ours median (s) | min-max (s) | accuracy (%) | "
-             "authors' C++ (s) |", "|---|---|---|---|---|---|---|"]
+             "load); accuracy of the last seed."), "",
+             ("| Dataset | algorithm | search | ours median (s) | min-max (s) | accuracy (%) | "
+             "authors' C++ (s) |"), "|---|---|---|---|---|---|---|"]
     for name, variant, sample_size, median, low, high, acc, authors in rows:
         search = "sampled 59" if sample_size else "all points"
         lines.append(f"| {name} | {variant.upper()} | {search} | {median:.3f} | "

@@ -11,13 +11,12 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
+from fw_table2_3 import ALGORITHMS, describe, summary
 
-from fw_table2_3 import ALGORITHMS, describe, summary  # noqa: E402
-
-from svmbench.analysis.reference import load_reference  # noqa: E402
-from svmbench.analysis.tables import provenance  # noqa: E402
-from svmbench.store import load_results  # noqa: E402
+from svmbench.analysis.reference import load_reference
+from svmbench.analysis.tables import provenance
+from svmbench.store import load_results
 
 SERIES = ("w1a", "w2a", "w3a", "w4a", "w5a", "w6a", "w7a", "w8a")
 
