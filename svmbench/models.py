@@ -330,18 +330,20 @@ class MEBSVC(KernelSVC):
 
     Parameters: ``C``, ``kernel``, ``gamma`` (a number, ``"paper_default"`` = 1 / (2 mean squared
     distance), ``"libcvm_default"`` = 1 / mean squared distance, or ``"scale"``), ``coef0``,
-    ``degree``; ``eps`` (the (1 + eps) stopping rule), ``sample_size`` (furthest point searched in
+    ``degree``; ``eps`` (the (1 + eps) stopping rule), ``smo_eps`` (cvm: tolerance of the reduced QP
+    when a point enters, libCVM's SMO_EPS), ``sample_size`` (furthest point searched in
     this many random points, Theorem 1; 0: all points), ``verify_stop`` (re-check a sampled stop
     over all points), ``initial_points`` (p of the random initial MEB), ``seed``, ``cache_mb``,
     ``max_iter`` (-1: 100 n + 10^6). The decision is sum_i alpha_i y_i (k(x_i, x) + 1) (eq. 13):
     ``intercept_`` = sum_i alpha_i y_i.
     """
 
-    solver_params = ("eps", "sample_size", "verify_stop", "initial_points", "seed", "max_iter")
+    solver_params = ("eps", "smo_eps", "sample_size", "verify_stop", "initial_points", "seed",
+                     "max_iter")
 
     def __init__(self, variant="mfw", C=1.0, kernel="rbf", gamma="paper_default", coef0=0.0,
-                 degree=3, eps=1e-6, sample_size=59, verify_stop=False, initial_points=20, seed=0,
-                 cache_mb=100.0, max_iter=-1):
+                 degree=3, eps=1e-6, smo_eps=1e-3, sample_size=59, verify_stop=False,
+                 initial_points=20, seed=0, cache_mb=100.0, max_iter=-1):
         self.variant = variant
         self.C = C
         self.kernel = kernel
@@ -349,6 +351,7 @@ class MEBSVC(KernelSVC):
         self.coef0 = coef0
         self.degree = degree
         self.eps = eps
+        self.smo_eps = smo_eps
         self.sample_size = sample_size
         self.verify_stop = verify_stop
         self.initial_points = initial_points

@@ -23,6 +23,7 @@ from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.solvers.base import finish, register_solver
 
 INITIAL_POINTS = 20  # p, the random initial MEB (frank-wolfe-svm §3, libCVM)
+SMO_EPS = 1e-3  # CVM's reduced QP: 2 (max gap) <= SMO_EPS r^2 when a point enters (libCVM SMO_EPS)
 SAMPLE_SIZE = 59  # probabilistic speed-up (Theorem 1: the top 5% with probability 0.95)
 # trace[...] rows
 TRACE_RADIUS2, TRACE_OBJECTIVE, TRACE_CORE = 0, 1, 2
@@ -195,8 +196,8 @@ def _initialise(q, alpha, grad, initial_points, full_search, delta2, eps_stop, m
 
 
 @njit(cache=True)
-def _run(q, algorithm, eps, full_search, sample_size, verify_stop, initial_points, seed, max_iter,
-         inner_max_steps, trace):
+def _run(q, algorithm, eps, smo_eps, full_search, sample_size, verify_stop, initial_points, seed,
+         max_iter, inner_max_steps, trace):
     """The loop of Algorithm 1 (CVM), 2 (FW) or 3 (MFW). Returns
     (alpha, R, iterations, converged, inner_steps, drops)."""
     np.random.seed(seed)
@@ -231,12 +232,15 @@ def _run(q, algorithm, eps, full_search, sample_size, verify_stop, initial_point
             core, R, dropped = away_step(q, alpha, grad, core, tracked, j, R)
             drops += dropped
             continue
-        if i >= core:
+        entering = i >= core
+        if entering:
             core = _enter(q, alpha, grad, core, i, grad_i)
             i = core - 1
         tracked = _tracked(n, core, full_search)
         if algorithm == CVM:
-            R, steps = _simplex_smo(q, alpha, grad, core, tracked, R, delta2, eps_stop,
+            # libCVM's looser SMO tolerance; the outer eps once a core point is the furthest
+            inner_eps = max(smo_eps, eps_stop) if entering else eps_stop
+            R, steps = _simplex_smo(q, alpha, grad, core, tracked, R, delta2, inner_eps,
                                     inner_max_steps)
             inner_steps += steps
         else:
@@ -271,7 +275,8 @@ def solve_meb(provider, y, params, algorithm):
     trace = np.full((3, trace_length), np.nan)
     full_search = sample_size == 0 or sample_size >= n
     alpha, R, iterations, converged, inner_steps, drops = _run(
-        provider, algorithm, eps, full_search, sample_size, bool(params.get("verify_stop", False)),
+        provider, algorithm, eps, float(params.get("smo_eps", SMO_EPS)), full_search, sample_size,
+        bool(params.get("verify_stop", False)),
         int(params.get("initial_points", INITIAL_POINTS)), int(params.get("seed", 0)), max_iter,
         10**7, trace,
     )
