@@ -3,7 +3,7 @@
 FW_STORE := results/fw/runs
 FW_RUN    = $(PY) -m svmbench.runner -m experiment=$(1) hydra.verbose=false
 
-.PHONY: fw-table2 fw-table3 fw-fig3 fw-table8 fw-stopping bench-fw
+.PHONY: fw-table2 fw-table3 fw-fig3 fw-fig4 fw-table8 fw-stopping bench-fw
 
 ## fw-table2, fw-table3: frank-wolfe-svm Tables 2-3 (accuracy, time) of CVM/FW/MFW, 5 seeds
 fw-table2 fw-table3: venv
@@ -13,7 +13,12 @@ fw-table2 fw-table3: venv
 ## fw-fig3: frank-wolfe-svm Fig. 3 (Web series: accuracy, speed-up over CVM, time, SVs)
 fw-fig3: venv
 	$(call FW_RUN,fw_fig3)
-	$(PY) experiments/fw_fig3.py $(FW_STORE) --out results/fw
+	$(PY) experiments/fw_series.py $(FW_STORE) fig3 --out results/fw
+
+## fw-fig4: frank-wolfe-svm Fig. 4 (Adult series: accuracy, speed-up over CVM, time, SVs)
+fw-fig4: venv
+	$(call FW_RUN,fw_fig4)
+	$(PY) experiments/fw_series.py $(FW_STORE) fig4 --out results/fw
 
 ## fw-stopping: CVM/FW/MFW over eps, sampled vs full stopping test (the paper's timings explained)
 fw-stopping: venv
