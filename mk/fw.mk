@@ -3,7 +3,7 @@
 FW_STORE := results/fw/runs
 FW_RUN    = $(PY) -m svmbench.runner -m experiment=$(1) hydra.verbose=false
 
-.PHONY: fw-table2 fw-table3 fw-fig3 fw-fig4 fw-table8 fw-stopping bench-fw
+.PHONY: fw-table2 fw-table3 fw-fig3 fw-fig4 fw-table8 fw-tables4-7-ours fw-stopping bench-fw
 
 ## fw-table2, fw-table3: frank-wolfe-svm Tables 2-3 (accuracy, time) of CVM/FW/MFW, 5 seeds
 fw-table2 fw-table3: venv
@@ -33,3 +33,7 @@ bench-fw: venv
 fw-table8: venv
 	$(call FW_RUN,fw_table8)
 	$(PY) experiments/fw_table8.py $(FW_STORE) --out results/fw
+
+## fw-tables4-7-ours: frank-wolfe-svm Tables 5-7 from our Tables 2-3 records (beside the paper's)
+fw-tables4-7-ours: venv
+	$(PY) experiments/fw_tables4_7_ours.py $(FW_STORE) --out results/fw/tables4-7-ours.md
