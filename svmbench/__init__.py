@@ -17,10 +17,22 @@ _PUBLIC = {
     "RhoSVC": "svmbench.models",
     "EGFixedSVC": "svmbench.models",
     "XiAlphaSVC": "svmbench.models",
+    "MEBSVC": "svmbench.models",
 }
 
-__all__ = ["GSSVC", "RSVC", "SMOSVC", "EGFixedSVC", "HardMarginSVC", "RhoSVC", "RosenSVC",
-           "XiAlphaSVC", "__version__", "load_results"]
+__all__ = [
+    "GSSVC",
+    "MEBSVC",
+    "RSVC",
+    "SMOSVC",
+    "EGFixedSVC",
+    "HardMarginSVC",
+    "RhoSVC",
+    "RosenSVC",
+    "XiAlphaSVC",
+    "__version__",
+    "load_results",
+]
 
 
 def __getattr__(name):

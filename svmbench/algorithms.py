@@ -37,6 +37,9 @@ ESTIMATORS = {
     "parzen": partial(models.RhoSVC, output="first", max_iter=0),
     "eg_fixed": models.EGFixedSVC,
     "csvm_xialpha": models.XiAlphaSVC,
+    "cvm": partial(models.MEBSVC, variant="cvm"),
+    "fw": partial(models.MEBSVC, variant="fw"),
+    "mfw": partial(models.MEBSVC, variant="mfw"),
 }
 
 

@@ -25,14 +25,29 @@ from svmbench.solvers.base import CONVERGED, get_solver
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
 
 
+def mean_squared_distance(X):
+    """Average ||x_i - x_j||^2 over pairs i != j of the rows of X (dense or sparse)."""
+    n = X.shape[0]
+    squared = X.multiply(X) if sp.issparse(X) else X * X
+    squared_norms = np.asarray(squared.sum(axis=1)).ravel()
+    mean = np.asarray(X.mean(axis=0)).ravel()
+    return 2.0 * (squared_norms.mean() - mean @ mean) * n / max(n - 1, 1)
+
+
 def resolve_gamma(gamma, X):
-    """Numeric gamma, scikit-learn's ``"scale"`` = 1 / (n_features * X.var()), or ``"spread"`` =
-    1 / beta, beta = mean squared distance of the points to their mean (multiplicative-rho-svm §4.2)."""
+    """Numeric gamma, or by name: scikit-learn's ``"scale"`` = 1 / (n_features * X.var());
+    ``"spread"`` = 1 / beta, beta = mean squared distance of the points to their mean
+    (multiplicative-rho-svm §4.2); ``"paper_default"`` = 1 / (2 sigma^2) with sigma^2 the mean
+    squared distance among training points (frank-wolfe-svm §5.2.1, kernel
+    exp(-||x - z||^2 / 2 sigma^2)); ``"libcvm_default"`` = 1 / (mean squared distance), libCVM's
+    own default (no factor 2)."""
     if gamma == "spread":
         mean = np.asarray(X.mean(axis=0)).ravel()
         squares = X.multiply(X).sum() if sp.issparse(X) else np.sum(X * X)
         spread = squares / X.shape[0] - mean @ mean
         return 1.0 / spread if spread > 0 else 1.0
+    if gamma in ("paper_default", "libcvm_default"):
+        return 1.0 / ((2.0 if gamma == "paper_default" else 1.0) * mean_squared_distance(X))
     if gamma == "scale":
         variance = (X.multiply(X)).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
         return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
@@ -127,10 +142,12 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
 
     def _make_provider(self, X, members, labels):
         """The Q-matrix of kind ``q_kind`` over one class pair (labels in {-1, +1} folded in)."""
+        C = getattr(self, "C", None)  # the l2svm kind's ridge delta_ij / C
         if self.kernel == "precomputed":
-            return make_precomputed_qmatrix(X, members, labels, self.q_kind)
-        return make_qmatrix(X[members], labels, self.q_kind, kernel=self.kernel, gamma=self._gamma,
-                            coef0=self.coef0, degree=self.degree, cache_mb=self.cache_mb)
+            return make_precomputed_qmatrix(X, members, labels, self.q_kind, C)
+        return make_qmatrix(X[members], labels, self.q_kind, C=C, kernel=self.kernel,
+                            gamma=self._gamma, coef0=self.coef0, degree=self.degree,
+                            cache_mb=self.cache_mb)
 
     def fit(self, X, y):
         self._check_params()
@@ -494,3 +511,58 @@ class XiAlphaSVC(SMOSVC):
                                rbf_r_delta_squared(X, self._gamma))
         self.record_fields_ = {"gamma_value": self._gamma, "loo_xi_alpha": bound}
         return self
+
+
+MEB_VARIANTS = ("cvm", "fw", "mfw")
+
+
+class MEBSVC(KernelSVC):
+    """L2-SVM of frank-wolfe-svm eq. (12) on the Q-matrix y_i y_j (k(x_i, x_j) + 1) + delta_ij / C,
+    trained as a minimum enclosing ball; ``variant`` picks the algorithm (solver of the same name):
+
+    - ``"cvm"``: Core Vector Machine (Algorithm 1; normalized kernels only, e.g. RBF);
+    - ``"fw"``: Frank-Wolfe (Algorithm 2); ``"mfw"``: modified Frank-Wolfe (Algorithm 3).
+
+    Parameters: ``C``, ``kernel``, ``gamma`` (a number, ``"paper_default"`` = 1 / (2 mean squared
+    distance), ``"libcvm_default"`` = 1 / mean squared distance, or ``"scale"``), ``coef0``,
+    ``degree``; ``eps`` (the (1 + eps) stopping rule), ``smo_eps`` (cvm: tolerance of the reduced QP
+    when a point enters, libCVM's SMO_EPS), ``sample_size`` (furthest point searched in
+    this many random points, Theorem 1; 0: all points), ``verify_stop`` (re-check a sampled stop
+    over all points), ``initial_points`` (p of the random initial MEB), ``seed``, ``cache_mb``,
+    ``max_iter`` (-1: 100 n + 10^6). The decision is sum_i alpha_i y_i (k(x_i, x) + 1) (eq. 13):
+    ``intercept_`` = sum_i alpha_i y_i.
+    """
+
+    solver_params = ("eps", "smo_eps", "sample_size", "verify_stop", "initial_points", "seed",
+                     "max_iter")
+    q_kind = "l2svm"
+
+    def __init__(self, variant="mfw", C=1.0, kernel="rbf", gamma="paper_default", coef0=0.0,
+                 degree=3, eps=1e-6, smo_eps=1e-3, sample_size=59, verify_stop=False,
+                 initial_points=20, seed=0, cache_mb=100.0, max_iter=-1):
+        self.variant = variant
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.eps = eps
+        self.smo_eps = smo_eps
+        self.sample_size = sample_size
+        self.verify_stop = verify_stop
+        self.initial_points = initial_points
+        self.seed = seed
+        self.cache_mb = cache_mb
+        self.max_iter = max_iter
+
+    @property
+    def solver_name(self):
+        return self.variant
+
+    def _check_params(self):
+        super()._check_params()
+        if self.variant not in MEB_VARIANTS:
+            raise ValueError(f"unknown MEB variant {self.variant!r}; choose one of {MEB_VARIANTS}")
+        if not self.C > 0:
+            raise ValueError(f"C must be > 0 (got {self.C})")
+

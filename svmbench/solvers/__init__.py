@@ -4,6 +4,7 @@
 from svmbench.solvers import (  # noqa: F401
     gs_svm,
     hm_svm,
+    meb,
     rho_svm,
     rosen,
     rsvm,
