@@ -19,6 +19,15 @@ def cell_outcome(records, dataset, algorithm):
     return "missing", None
 
 
+def convergence_note(found):
+    """'k of n folds <status>' for finished records that did not converge (stalled, infeasible,
+    max_iter: their numbers are means over points that are not optima), '' when all converged."""
+    statuses = found["status"]
+    counts = statuses[statuses != "converged"].value_counts()
+    return ", ".join(f"{count} of {len(found)} folds {status}"
+                     for status, count in sorted(counts.items()))
+
+
 def measured(records, rows, algorithm, metrics, match=None):
     """Mean measured values: rows x metric labels, plus a note per row whose cell failed or has
     no record yet.
@@ -35,6 +44,8 @@ def measured(records, rows, algorithm, metrics, match=None):
     for label, dataset in rows.items():
         outcome, found = cell_outcome(records, dataset, algorithm)
         if outcome == "ok":
+            if convergence_note(found):
+                notes[label] = "not converged: " + convergence_note(found)
             for column, (field, unit) in metrics.items():  # a field older records lack: blank
                 if field in found:
                     values.loc[label, column] = found[field].astype(float).mean() * unit

@@ -13,7 +13,7 @@ every table says where.
 """
 
 import pandas as pd
-from _common import cell_outcome, not_run_note, with_text_column
+from _common import cell_outcome, convergence_note, not_run_note, with_text_column
 
 from svmbench.analysis.tables import Table, mean_std_table, side_by_side, to_markdown
 from svmbench.render import sources
@@ -61,13 +61,15 @@ def group_markdown(records, datasets, algorithms, paper, mean_label, metric="tes
     for label, dataset in datasets.items():
         for algorithm in algorithms:
             outcome, found = cell_outcome(records, dataset, algorithm)
-            if outcome == "failed":
-                notes[label] = not_run_note(found)
-            elif outcome == "missing":
-                notes.setdefault(label, not_run_note(None))
-            elif len(found) < expected_folds(found):
-                notes[label] = "; ".join(filter(None, [notes.get(label), (
-                    f"{ALGORITHMS[algorithm]}: {len(found)} of {expected_folds(found)} folds")]))
+            if outcome == "ok":
+                shortfall = (f"{len(found)} of {expected_folds(found)} folds"
+                             if len(found) < expected_folds(found) else "")
+                flags = ", ".join(filter(None, [shortfall, convergence_note(found)]))
+            else:
+                flags = not_run_note(found)
+            if flags:
+                notes[label] = "; ".join(filter(None, [notes.get(label),
+                                                       f"{ALGORITHMS[algorithm]}: {flags}"]))
     wanted = records[records["dataset"].isin(datasets.values())
                      & records["algorithm"].isin(algorithms)]
     ours = mean_std_table(wanted.assign(dataset=wanted["dataset"].map(rename),
