@@ -89,7 +89,11 @@ def render(records, artefact):
             else records
         how = "measured in one run of one clean commit" if same_run(pair) else \
             "from records of different runs or commits (see below), so only indicative"
-        parts.append(f"Training-time ratio SVC / {name}, {how}: " + (", ".join(
+        threads = sorted(set(pair.loc[pair["algorithm"] == algorithm, "threads"].dropna()
+                             .astype(int))) if "threads" in pair else []
+        clock = (f"wall clock, {name} on {'/'.join(map(str, threads)) or 'unrecorded'} numba "
+                 "thread(s), scikit-learn's SVC on one thread; see make bench for CPU time")
+        parts.append(f"Training-time ratio SVC / {name} ({clock}), {how}: " + (", ".join(
             f"{label} {ratio:.1f}x" for label, ratio in speedup.items()) or "no pair measured"))
     parts += [sources(records), "Cells (each re-runs from the shell):\n\n" + artefact.commands()]
     return "\n\n".join(parts)
