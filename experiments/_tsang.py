@@ -1,12 +1,10 @@
-"""What the multiplicative-rho-svm renderers share: the paper's rows, record loading, the C-grid
-baselines per split, Markdown and the provenance footer."""
-
-import sys
-from pathlib import Path
+"""What the multiplicative-rho-svm renderers share: the paper's rows, an experiment's finished
+records, the C-grid baselines per split, Markdown and the closing sources and cells."""
 
 import pandas as pd
 
-from svmbench.store import FINISHED, load_results
+from svmbench.render import sources
+from svmbench.store import FINISHED
 
 # (paper's name, our dataset or None when not staged, how it is split)
 ROWS = [
@@ -27,9 +25,10 @@ NOT_STAGED = "not run here: data not available"
 GRID_ALGORITHM = "csvm_xialpha"
 
 
-def finished_records(out_dir, experiment):
-    """The finished records of ``experiment`` in ``out_dir``/runs."""
-    records = load_results(Path(out_dir) / "runs")
+def finished(records, experiment):
+    """The finished records of ``experiment`` among an artefact's records."""
+    if records.empty:
+        return records
     return records[(records["experiment"] == experiment) & records["status"].isin(FINISHED)]
 
 
@@ -58,17 +57,6 @@ def markdown(frame):
     return "\n".join(lines)
 
 
-def footer(records):
-    commits = sorted(records["git_commit"].unique()) if len(records) else []
-    hosts = sorted(f"{h} ({c}, {n} cpus)" for h, c, n in
-                   records[["host", "cpu", "n_cpus"]].drop_duplicates().itertuples(index=False))
-    dates = records["timestamp_utc"].str[:10] if len(records) else pd.Series(dtype=str)
-    return (f"Produced from {len(records)} records on {', '.join(hosts)}, commits "
-            f"{', '.join(c[:10] for c in commits)}, {dates.min()} .. {dates.max()} (UTC).")
-
-
-def main(render, name):
-    """``python experiments/<renderer>.py OUT_DIR``: render OUT_DIR/runs into OUT_DIR/<name>."""
-    out_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "results/tsang")
-    render(out_dir, out_dir / name)
-    print(f"wrote {out_dir / name}")
+def closing(records, artefact):
+    """The records' sources and the artefact's cells, each re-runnable from the shell."""
+    return [sources(records), "Cells (each re-runs from the shell):\n\n" + artefact.commands()]

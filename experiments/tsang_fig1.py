@@ -1,21 +1,24 @@
 """Renderer of multiplicative-rho-svm Fig. 1 (cells: conf/experiment/tsang_fig1.yaml): the dual
 objective alpha' Q alpha against iterations, log axes, of the adaptive rho-SVM and of the
 fixed-eta multiplicative update (Cristianini et al. 1999) on cancer and waveform; a dotted
-vertical line marks a fixed rate's first overshoot (its step lowered the hard-margin dual)."""
+vertical line marks a fixed rate's first overshoot (its step lowered the hard-margin dual). The
+figure goes beside the Markdown (fig1.png, fig1.pdf)."""
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from _tsang import finished_records, main
+from _tsang import closing, finished
+
+from svmbench.analysis.plots import save_figure
 
 EXPERIMENT = "tsang_fig1"
 PANELS = [("ida_breast_cancer", "(a) cancer"), ("ida_waveform", "(b) waveform")]
 
 
-def render(out_dir, output):
-    records = finished_records(out_dir, EXPERIMENT)
+def objective_figure(records):
+    """One panel per set of PANELS: the adaptive rho-SVM's objective trace and the fixed rates'."""
     figure, axes = plt.subplots(1, len(PANELS), figsize=(10, 4))
     for axis, (dataset, title) in zip(axes, PANELS):
         runs = records[records["dataset"] == dataset]
@@ -35,9 +38,17 @@ def render(out_dir, output):
         axis.set_title(title + " (Raetsch realization 1)")
         axis.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(output.with_suffix(".png"), dpi=120)
-    figure.savefig(output.with_suffix(".pdf"))
+    return figure
 
 
-if __name__ == "__main__":
-    main(render, "fig1.png")
+def render(records, artefact):
+    traces = finished(records, EXPERIMENT)
+    parts = [
+        "# multiplicative-rho-svm Fig. 1 — dual objective per iteration, adaptive vs fixed eta",
+        (f"SCALE={artefact.scale}. Figure: fig1.png / fig1.pdf beside this file; one panel per "
+         "set (first Raetsch realization), a dotted line at a fixed rate's first overshoot."),
+    ]
+    if traces.empty:
+        return "\n\n".join([*parts, "No records yet.", *closing(records, artefact)])
+    save_figure(objective_figure(traces), artefact.output.with_suffix(""))
+    return "\n\n".join([*parts, *closing(records, artefact)])

@@ -1,25 +1,16 @@
-"""Renderer of multiplicative-rho-svm Table 2 (cells: conf/experiment/tsang_table2.yaml + mk/tsang.mk):
+"""Renderer of multiplicative-rho-svm Table 2 (cells: conf/experiment/tsang_table2.yaml):
 test errors (%) of SVM(BEST), SVM(LOO), the Parzen window, the rho-SVM and the ensemble, ours
 beside the paper's."""
 
 import numpy as np
 import pandas as pd
-from _tsang import (
-    GRID_ALGORITHM,
-    NOT_STAGED,
-    ROWS,
-    finished_records,
-    footer,
-    grid_baselines,
-    main,
-    markdown,
-)
+from _tsang import GRID_ALGORITHM, NOT_STAGED, ROWS, closing, finished, grid_baselines, markdown
 
 from svmbench.analysis.reference import load_reference
 
 EXPERIMENT = "tsang"
 LOW_RANK_EXPERIMENT = "tsang_lowrank"
-C_GRID_SIZE = 29  # 2^-4 .. 2^10 in steps of 2^0.5 (mk/tsang.mk)
+C_GRID_SIZE = 29  # 2^-4 .. 2^10 in steps of 2^0.5 (conf/experiment/tsang_table2.yaml)
 METHODS = {"svm_best": "SVM(BEST)", "svm_loo": "SVM(LOO)", "parzen": "Parzen",
            "rho_svm": "rho-SVM", "rho_ensemble": "ensemble"}
 PAPER_COLUMNS = {"svm_best": "svm_best", "svm_loo": "svm_loo", "parzen": "parzen_window",
@@ -103,9 +94,8 @@ def claim_note(records):
             f"test set) on {beats_loo} of {len(gaps)}.")
 
 
-def low_rank_check(out_dir, records):
+def low_rank_check(low_rank, records):
     """The ensemble at low rank r against the exact ensemble on sets where both fit."""
-    low_rank = finished_records(out_dir, LOW_RANK_EXPERIMENT)
     if low_rank.empty:
         return "Low-rank check: not run yet."
     exact = records[records["algorithm"] == "rho_ensemble"].groupby("dataset")["test_error"].mean()
@@ -122,11 +112,12 @@ def low_rank_check(out_dir, records):
             "the exact ensemble above.\n\n" + markdown(pd.DataFrame(rows).set_index("data set")))
 
 
-def render(out_dir, output):
-    records = finished_records(out_dir, EXPERIMENT)
+def render(records, artefact):
+    exact = finished(records, EXPERIMENT)
     parts = [
         "# multiplicative-rho-svm Table 2 — test errors (%)",
-        ("Each cell: ours / paper. Kernel exp(-||x - z||^2 / beta), beta = mean squared distance "
+        (f"SCALE={artefact.scale}. Each cell: ours / paper. Kernel exp(-||x - z||^2 / beta), "
+         "beta = mean squared distance "
          "of the training points to their mean. Parzen = f_1, rho-SVM = the last f (Algorithm 1, "
          "eps = 0.005, eps_1 = 0.1), ensemble = sum_t eta_t f_t / sum_t eta_t. "
          "**SVM(BEST) is an oracle**: per split, the lowest *test* error among C-SVMs (LIBSVM's "
@@ -135,16 +126,16 @@ def render(out_dir, output):
          "SVM(LOO): per split, the C whose Joachims (2000) xi-alpha bound on the leave-one-out "
          "error is lowest (ties to the smaller C; R_delta^2 = 1 - min k(x, x')); the paper cites "
          "Evgeniou et al. (2004) for its bound without naming it."),
-        markdown(render_table(records)),
-        claim_note(records),
-        low_rank_check(out_dir, records),
+    ]
+    if exact.empty:
+        return "\n\n".join([*parts, "No records yet.", *closing(records, artefact)])
+    parts += [
+        markdown(render_table(exact)),
+        claim_note(exact),
+        low_rank_check(finished(records, LOW_RANK_EXPERIMENT), exact),
         ("Raetsch sets: the IDA realizations staged here are 10 of the paper's 100 (realizations "
          "1-10), so our means have roughly 3x the paper's standard error. Our waveform "
          "realizations have 400 training points (the IDA files); the paper's Table 1 says 200."),
-        footer(records),
+        *closing(records, artefact),
     ]
-    output.write_text("\n\n".join(parts) + "\n")
-
-
-if __name__ == "__main__":
-    main(render, "table2.md")
+    return "\n\n".join(parts)

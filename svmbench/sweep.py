@@ -1,7 +1,7 @@
 """An experiment's cells: its sweep expanded by the sweeper Hydra runs, through public API only.
 
 ``experiment_config(artefact, scale)`` composes ``+experiment=<artefact> scale=<scale>`` (with the
-``hydra`` node); ``sweep_jobs(config)`` asks the configured sweeper (hydra-list-sweeper) for the
+``hydra`` node); ``sweep_jobs(config)`` asks the configured sweeper (parts of hydra-list-sweeper sweeps) for the
 jobs it would hand to the launcher, each a list of overrides; ``cells(artefact, scale)`` gives
 each job's resolved cell config and hash — what a table selects its records by.
 """
@@ -16,6 +16,7 @@ from hydra import compose, initialize_config_dir
 from hydra.utils import instantiate
 from omegaconf import OmegaConf, open_dict
 
+from hydra_plugins.svmbench_sweepers.parts_sweeper import RecordingLauncher
 from svmbench.provenance import config_hash
 from svmbench.runner import CONF_DIR, cell_config
 
@@ -32,16 +33,6 @@ class Cell:
         return " ".join(["svmbench", f"+experiment={artefact}", f"scale={scale}", *self.overrides])
 
 
-class _RecordingLauncher:
-    """Takes the sweeper's batch instead of running it."""
-
-    batch = ()
-
-    def launch(self, job_overrides, initial_job_idx):
-        self.batch = [list(job) for job in job_overrides]
-        return []
-
-
 def experiment_config(artefact, scale, overrides=()):
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         return compose("config", [f"+experiment={artefact}", f"scale={scale}", *overrides],
@@ -51,7 +42,7 @@ def experiment_config(artefact, scale, overrides=()):
 def sweep_jobs(config):
     """The overrides of every job the sweep of ``config`` (a composed config with its ``hydra``
     node, e.g. a multirun's) launches, in launch order."""
-    launcher = _RecordingLauncher()
+    launcher = RecordingLauncher()
     sweeper = instantiate(config.hydra.sweeper)
     with tempfile.TemporaryDirectory() as scratch:  # the sweeper saves its config there
         scratch_config = copy.deepcopy(config)  # the caller's config keeps its sweep folder
