@@ -1,8 +1,10 @@
-"""Helpers the renderers share: a cell's outcome, measured means per row, notes, text columns."""
+"""Helpers the renderers share: a cell's outcome, measured means per row, notes, text columns,
+the closing sources and cells."""
 
 import pandas as pd
 
 from svmbench.analysis.tables import Table
+from svmbench.render import sources
 from svmbench.store import FINISHED
 
 
@@ -73,3 +75,8 @@ def with_text_column(table, name, texts):
         table.bold.reindex(columns=values.columns).fillna(False).astype(bool)
     return Table(values, spread, bold, table.caption, table.footer, table.formats,
                  table.default_format)
+
+
+def sources_and_cells(records, artefact):
+    """A table's closing paragraphs: what its records came from and the command of every cell."""
+    return [sources(records), "Cells (each re-runs from the shell):\n\n" + artefact.commands()]

@@ -13,10 +13,15 @@ every table says where.
 """
 
 import pandas as pd
-from _common import cell_outcome, convergence_note, not_run_note, with_text_column
+from _common import (
+    cell_outcome,
+    convergence_note,
+    not_run_note,
+    sources_and_cells,
+    with_text_column,
+)
 
 from svmbench.analysis.tables import Table, mean_std_table, side_by_side, to_markdown
-from svmbench.render import sources
 
 ALGORITHMS = {"gs_svm": "GS-SVMs", "hm_svm": "HM-SVMs", "smo_wss2": "SVMs"}
 # paper label -> dataset
@@ -98,5 +103,4 @@ def footer(records, artefact):
             f"{ALGORITHMS.get(a, a)} {int(r['inner_trainings'])} trainings, "
             f"{r['inner_tuning_time_s']:.0f} s tuning + {r['train_time_s']:.0f} s final fits"
             for a, r in totals.iterrows()))
-    return [*parts, sources(records),
-            "Cells (each re-runs from the shell):\n\n" + artefact.commands()]
+    return [*parts, *sources_and_cells(records, artefact)]

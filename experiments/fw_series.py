@@ -1,38 +1,34 @@
 """Renderer of frank-wolfe-svm Figs. 3 (Web series) and 4 (Adult series) (cells:
 conf/experiment/fw_fig3.yaml, fw_fig4.yaml): accuracy, speed-up of FW and MFW over CVM, training
 time and support-set size against the training-set size, ours (mean over seeds) beside the paper's
-Table 3 ratios, plus the speed-up table the figure plots.
-
-    python experiments/fw_series.py results/fw/runs fig3|fig4 --out results/fw
+Table 3 ratios, plus the speed-up table the figure plots (figN.png / figN.pdf beside figN.md).
 """
-
-import argparse
-from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from _common import sources_and_cells
 from fw_table2_3 import ALGORITHMS, describe, summary
 
+from svmbench.analysis.plots import save_figure
 from svmbench.analysis.reference import load_reference
-from svmbench.analysis.tables import provenance
-from svmbench.store import load_results
 
-FIGURES = {"fig3": ("Web", ("w1a", "w2a", "w3a", "w4a", "w5a", "w6a", "w7a", "w8a")),
-           "fig4": ("Adult", ("a1a", "a2a", "a3a", "a4a", "a5a", "a6a", "a7a"))}
+# artefact -> (figure number, series name, its datasets)
+FIGURES = {"fw_fig3": (3, "Web", ("w1a", "w2a", "w3a", "w4a", "w5a", "w6a", "w7a", "w8a")),
+           "fw_fig4": (4, "Adult", ("a1a", "a2a", "a3a", "a4a", "a5a", "a6a", "a7a"))}
 
 
 def speedups(records, series):
     """Per set of ``series``: training-set size, our and the paper's CVM time / FW and MFW time."""
     ours = summary(records)
     paper = load_reference("fw_table3").set_index("dataset_key")
-    sizes = records.groupby("dataset")["n_train"].first()
     rows = []
     for key in series:
         if (key, "cvm") not in ours.index:
             continue
-        row = {"dataset": key, "n_train": int(sizes[key])}
+        row = {"dataset": key,
+               "n_train": int(records.loc[records["dataset"] == key, "n_train"].iloc[0])}
         for algorithm in ("fw", "mfw"):
             if (key, algorithm) in ours.index:
                 row[f"{algorithm}_ours"] = (ours.loc[(key, "cvm"), "train_time_s_mean"]
@@ -43,22 +39,18 @@ def speedups(records, series):
     return rows
 
 
-def render_table(records, figure):
-    name, series = FIGURES[figure]
-    lines = [f"# frank-wolfe-svm Fig. {figure[-1]} — {name} series: speed-up over CVM (CVM time / time)", "",
-             "| Dataset | m | FW ours | FW paper | MFW ours | MFW paper |",
+def speedup_table(records, series):
+    lines = ["| Dataset | m | FW ours | FW paper | MFW ours | MFW paper |",
              "|---|---|---|---|---|---|"]
     for row in speedups(records, series):
         def fmt(key, row=row):
             return f"{row[key]:.2f}x" if key in row else "—"
         lines.append(f"| {row['dataset']} | {row['n_train']} | {fmt('fw_ours')} | "
                      f"{fmt('fw_paper')} | {fmt('mfw_ours')} | {fmt('mfw_paper')} |")
-    settings = records.drop_duplicates(["dataset", "algorithm"])
-    return "\n".join(lines + ["", describe(settings, records), "", provenance(records)]) + "\n"
+    return "\n".join(lines)
 
 
-def render_figure(records, figure, path):
-    series = FIGURES[figure][1]
+def series_figure(records, series):
     ours = summary(records).reset_index()
     ours = ours[ours["dataset"].isin(series)]
     sizes = records.groupby("dataset")["n_train"].first()
@@ -83,23 +75,14 @@ def render_figure(records, figure, path):
     axes[1].set_yscale("log")
     axes[2].set_yscale("log")
     figure.tight_layout()
-    figure.savefig(path.with_suffix(".png"), dpi=120)
-    figure.savefig(path.with_suffix(".pdf"))
+    return figure
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("store", type=Path)
-    parser.add_argument("figure", choices=sorted(FIGURES))
-    parser.add_argument("--out", type=Path, default=Path("results/fw"))
-    args = parser.parse_args()
-    records = load_results(args.store)
-    records = records[(records["experiment"] == "fw_table2_3")
-                      & records["dataset"].isin(FIGURES[args.figure][1])]
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{args.figure}.md").write_text(render_table(records, args.figure))
-    render_figure(records, args.figure, args.out / args.figure)
-
-
-if __name__ == "__main__":
-    main()
+def render(records, artefact):
+    number, name, series = FIGURES[artefact.name]
+    title = f"# frank-wolfe-svm Fig. {number} — {name} series: speed-up over CVM (CVM time / time)"
+    parts = [title, f"SCALE={artefact.scale}."]
+    if speedups(records, series):
+        save_figure(series_figure(records, series), artefact.output.with_suffix(""))
+        parts.append(speedup_table(records, series))
+    return "\n\n".join([*parts, describe(records), *sources_and_cells(records, artefact)])

@@ -1,28 +1,26 @@
 """Renderer of the stopping-rule study (cells: conf/experiment/fw_stopping.yaml): training time,
 test accuracy and support vectors of CVM, FW and MFW over eps, with the sampled (59 points, the
 paper's and libCVM's) and the full stopping test, and FW's and MFW's speed-up over CVM beside the
-paper's (Table 3 ratios).
+paper's (Table 3 ratios)."""
 
-    python experiments/fw_stopping.py results/fw/runs --out results/fw
-"""
-
-import argparse
-from pathlib import Path
+from _common import sources_and_cells
+from fw_table2_3 import converged
 
 from svmbench.analysis.reference import load_reference
-from svmbench.analysis.tables import provenance
-from svmbench.store import load_results
+
+TITLE = "# Stopping rule and eps: CVM, FW and MFW (frank-wolfe-svm Table 3 timings)"
 
 
-def render(records):
-    runs = records[records["status"] == "converged"].assign(
-        accuracy=lambda r: 100.0 * (1.0 - r["test_error"]))
+def render(records, artefact):
+    runs = converged(records)
+    if runs.empty:
+        return "\n\n".join([TITLE, f"SCALE={artefact.scale}.",
+                            *sources_and_cells(records, artefact)])
     means = runs.groupby(["dataset", "sample_size", "eps", "algorithm"]).agg(
         time=("train_time_s", "mean"), accuracy=("accuracy", "mean"), n_sv=("n_sv", "mean"),
         iterations=("iterations", "mean"), seeds=("seed", "nunique"))
     paper = load_reference("fw_table3").set_index("dataset_key")
-    lines = ["# Stopping rule and eps: CVM, FW and MFW (frank-wolfe-svm Table 3 timings)", "",
-             ("| Dataset | search | eps | CVM s | FW s | MFW s | FW/CVM speed-up (paper) | "
+    lines = [("| Dataset | search | eps | CVM s | FW s | MFW s | FW/CVM speed-up (paper) | "
              "MFW/CVM speed-up (paper) | accuracy CVM/FW/MFW (%) | SVs CVM/FW/MFW | "
              "FW iterations |"), "|---|---|---|---|---|---|---|---|---|---|---|"]
     for (dataset, sample_size, eps), cell in means.groupby(level=[0, 1, 2]):
@@ -42,22 +40,10 @@ def render(records):
             + "/".join(f"{cell.loc[a, 'n_sv']:.0f}" for a in ("cvm", "fw", "mfw"))
             + f" | {cell.loc['fw', 'iterations']:.0f} |")
     seeds = sorted(runs["seed"].unique().tolist())
-    lines += ["", (f"Means over seeds {seeds}; gamma = paper_default, C = 1 (a1a) / 10 (w1a), "
-              "cache 200 MB. Wall times on a 2-core machine shared with five other jobs (under "
-              "load)."), "", provenance(records)]
-    return "\n".join(lines) + "\n"
+    return "\n\n".join([
+        TITLE, f"SCALE={artefact.scale}.", "\n".join(lines),
+        (f"Means over seeds {seeds}; gamma = paper_default, C = 1 (a1a) / 10 (w1a), "
+         "cache 200 MB. Wall times on a 2-core machine shared with five other jobs (under "
+         "load)."),
+        *sources_and_cells(records, artefact)])
 
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("store", type=Path)
-    parser.add_argument("--out", type=Path, default=Path("results/fw"))
-    args = parser.parse_args()
-    records = load_results(args.store)
-    records = records[records["experiment"] == "fw_stopping"]
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "stopping.md").write_text(render(records))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,12 +1,8 @@
 """frank-wolfe-svm Tables 5-7 (§5.6) recomputed from OUR Tables 2-3 (records of
-conf/experiment/fw_table2_3.yaml), beside the paper's values computed from its own 26 sets.
+conf/experiment/fw_tables4_7_ours.yaml, the cells of Table 2), beside the paper's values computed
+from its own 26 sets."""
 
-    python experiments/fw_tables4_7_ours.py results/fw/runs --out results/fw/tables4-7-ours.md
-"""
-
-import argparse
-from pathlib import Path
-
+from _common import sources_and_cells
 from fw_table2_3 import ALGORITHMS, summary
 
 from svmbench.analysis.fw_tables import (
@@ -15,23 +11,29 @@ from svmbench.analysis.fw_tables import (
     conclusions,
     paper_table,
 )
-from svmbench.analysis.tables import provenance
-from svmbench.store import load_results
 
+TITLE = "# frank-wolfe-svm Tables 5-7 from our measured times and accuracies"
 COLUMNS = {"Time": "train_time_s_mean", "Accuracy": "accuracy_mean"}
 
 
-def render(records):
+def render(records, artefact):
     means = summary(records)
 
     def scores_of(measure):
-        return means[COLUMNS[measure]].unstack("algorithm")[list(ALGORITHMS)].dropna()
+        return means[COLUMNS[measure]].unstack("algorithm").reindex(columns=list(ALGORITHMS)) \
+            .dropna()
 
+    sets = list(scores_of("Time").index) if len(means) else []
+    if len(sets) < 2:
+        return "\n\n".join([TITLE, f"SCALE={artefact.scale}.",
+                            "The tests need two sets with records of CVM, FW and MFW; "
+                            + f"{len(sets)} have them.",
+                            *sources_and_cells(records, artefact)])
     ours = compute_statistics(scores_of)
-    sets = list(scores_of("Time").index)
     paper_stat = paper_table("fw_table5", ("W", "F"))
     paper_p = paper_table("fw_table6", ("p", "p"))
-    lines = ["# frank-wolfe-svm Tables 5-7 from our measured times and accuracies", "",
+    lines = [TITLE, "",
+             f"SCALE={artefact.scale}.", "",
              (f"Our {len(sets)} sets ({', '.join(sets)}; Tables 2-3 records, mean over seeds) "
              "against the paper's 26. Binary tests: exact Wilcoxon signed-rank (Pratt zeros), "
              f"alternatives of Table 4; multiple test: Friedman / Iman-Davenport F over "
@@ -50,19 +52,6 @@ def render(records):
     for _, row in conclusions(ours["pvalue"]).iterrows():
         lines.append("| " + " | ".join(str(v) for v in row.values) + " |")
     lines += ["", ("The paper's own Tables 4-7 recomputed from its printed Tables 2-3: "
-              "tables4-7.md (make fw-tables4-7)."), "", provenance(records)]
-    return "\n".join(lines) + "\n"
+              "tables4-7.md (make fw-tables4-7).")]
+    return "\n\n".join(["\n".join(lines), *sources_and_cells(records, artefact)])
 
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("store", type=Path)
-    parser.add_argument("--out", type=Path, default=Path("results/fw/tables4-7-ours.md"))
-    args = parser.parse_args()
-    records = load_results(args.store)
-    records = records[records["experiment"] == "fw_table2_3"]
-    args.out.write_text(render(records))
-
-
-if __name__ == "__main__":
-    main()

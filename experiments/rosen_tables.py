@@ -8,12 +8,11 @@ computed with the cache (K1), training time, test error and a Wilcoxon rank-sum 
 errors at the 0.1 level.
 """
 
-from _common import not_run_note
+from _common import not_run_note, sources_and_cells
 from rosen_parameters import FOLDS, GRID, REALIZATIONS
 
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stats import wilcoxon_rank_sum
-from svmbench.render import sources
 from svmbench.store import FINISHED
 
 SMO, ROSEN = "smo_mod2", "rosen"
@@ -195,6 +194,5 @@ def render(records, artefact):
         beyond_table(finished, rows),
         summary(finished, reference, rows),
         parameters_note(finished),
-        sources(records),
-        "Cells (each re-runs from the shell):\n\n" + artefact.commands(),
+        *sources_and_cells(records, artefact),
     ])

@@ -10,3 +10,8 @@ bench: venv
 .PHONY: bench-grid
 bench-grid: venv
 	$(PY) experiments/bench_grid.py
+
+## bench-fw: our CVM/FW/MFW against the authors' C++ timings on a1a, a2a, w1a -> results/fw/bench.md
+.PHONY: bench-fw
+bench-fw: venv
+	$(PY) experiments/bench_fw.py --out results/fw/bench.md

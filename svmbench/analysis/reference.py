@@ -21,16 +21,21 @@ def list_references() -> list[str]:
     return sorted(entry.name[:-4] for entry in folder.iterdir() if entry.name.endswith(".csv"))
 
 
+def reference_text(name: str) -> str:
+    """The CSV text of reference table ``name``."""
+    names = list_references()
+    if name not in names:
+        raise ValueError(f"unknown reference table {name!r}; choose one of {names}")
+    return resources.files(_PACKAGE).joinpath(_FOLDER, f"{name}.csv").read_text()
+
+
 def load_reference(name: str, as_printed: bool = False) -> pd.DataFrame:
     """The published values of table ``name``; metadata in ``.attrs["meta"]``.
 
     ``as_printed=True`` keeps every cell as the printed text (e.g. ``"3.085e-06"``), which
     tells how many digits the paper gave; empty cells are NaN either way.
     """
-    names = list_references()
-    if name not in names:
-        raise ValueError(f"unknown reference table {name!r}; choose one of {names}")
-    text = resources.files(_PACKAGE).joinpath(_FOLDER, f"{name}.csv").read_text()
+    text = reference_text(name)
     lines = text.splitlines()
     header = [line for line in lines if line.startswith("#")]
     body = "\n".join(line for line in lines if not line.startswith("#"))
