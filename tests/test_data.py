@@ -415,6 +415,26 @@ def test_split_column_and_dropped_columns(monkeypatch, tmp_path):
     np.testing.assert_array_equal(vowel.y_test, [1, 2])
 
 
+def test_sequences_are_one_hot_per_position_and_ambiguous_rows_dropped(monkeypatch, tmp_path):
+    body = "EI, A-1, " + "ACGT" * 15 + "\nN, B-2, " + "T" * 60 + "\nIE, C-3, " + "N" + "A" * 59 + "\n"
+    write(tmp_path, "splice/splice.data", body.encode())
+    monkeypatch.delitem(checksums.PINNED_SHA256, "splice/splice.data")
+    use_data_path(monkeypatch, tmp_path)
+    splice = load_dataset("Splice")
+    assert splice.X_train.shape == (2, 240) and list(splice.classes) == ["EI", "N"]
+    np.testing.assert_array_equal(splice.X_train[0, :8], [1, 0, 0, 0, 0, 1, 0, 0])  # A, C
+    assert np.all(splice.X_train.reshape(2, 60, 4).sum(axis=2) == 1)
+    np.testing.assert_array_equal(splice.X_train[1].reshape(60, 4)[:, 3], np.ones(60))  # all T
+
+
+def test_sequences_of_different_lengths_are_refused(monkeypatch, tmp_path):
+    write(tmp_path, "splice/splice.data", b"EI, A-1, ACGT\nN, B-2, ACG\n")
+    monkeypatch.delitem(checksums.PINNED_SHA256, "splice/splice.data")
+    use_data_path(monkeypatch, tmp_path)
+    with pytest.raises(DataError, match=r"sequences have lengths \[3, 4\]"):
+        load_dataset("splice")
+
+
 def test_ida_realizations_from_generated_files(monkeypatch, tmp_path):
     stem = tmp_path / "ida_raetsch" / "thyroid" / "thyroid"  # no staged copy, so no pinned hash
     stem.parent.mkdir(parents=True)
@@ -482,11 +502,17 @@ def test_real_dataset_matches_manifest(key, monkeypatch):
     train = entries.get("train") or entries["train_data"]
     test = entries.get("test") or entries.get("test_data")
     n_test = 0 if dataset.X_test is None else dataset.X_test.shape[0]
-    if test is None:
+    layout = registry.REGISTRY[key].layout
+    if layout is not None and layout.sequence_column is not None:  # one-hot, ambiguous rows out
+        assert dataset.X_train.shape[0] <= train["rows"]
+        width = train["expected"]["features"] * len(layout.alphabet)
+        assert dataset.n_features == width == dataset.X_train.shape[1]
+    elif test is None:
         assert dataset.X_train.shape[0] + n_test == train["rows"]
     else:
         assert (dataset.X_train.shape[0], n_test) == (train["rows"], test["rows"])
-    assert dataset.n_features == train["expected"]["features"] == dataset.X_train.shape[1]
+    if layout is None or layout.sequence_column is None:
+        assert dataset.n_features == train["expected"]["features"] == dataset.X_train.shape[1]
     if "n_classes" in train:
         assert dataset.n_classes == train["n_classes"]
     assert dataset.is_sparse == registry.REGISTRY[key].sparse
@@ -511,6 +537,14 @@ def test_real_a1a_train_and_test_have_123_features():
     a1a = load_dataset("a1a")
     assert a1a.X_train.shape == (1605, 123) and a1a.X_test.shape == (30956, 123)
     assert sp.isspmatrix_csr(a1a.X_train) and a1a.X_train.dtype == np.float64
+
+
+@pytest.mark.data
+def test_real_splice_is_the_papers_three_class_set():
+    _require_local("splice")
+    splice = load_dataset("Splice")  # gs-svm-tnn2008 Table VI: 3175 samples, 3 classes, 240
+    assert splice.X_train.shape == (3175, 240) and list(splice.classes) == ["EI", "IE", "N"]
+    np.testing.assert_array_equal(np.bincount(splice.y_train.astype(int)), [762, 765, 1648])
 
 
 @pytest.mark.data

@@ -62,6 +62,8 @@ def read_table(content: bytes, where: str) -> np.ndarray:
 
 def split_table(table: np.ndarray, layout: TableLayout, where: str):
     """Features (float64) and original labels of a table, and the train/test row masks."""
+    if layout.sequence_column is not None:
+        return split_sequences(table, layout, where)
     n_columns = table.shape[1]
     label_column = layout.label_column % n_columns
     non_features = {label_column, *(c % n_columns for c in layout.drop_columns)}
@@ -76,6 +78,23 @@ def split_table(table: np.ndarray, layout: TableLayout, where: str):
     elif layout.train_rows is not None:
         train[layout.train_rows :] = False
     return X, y, train
+
+
+def split_sequences(table: np.ndarray, layout: TableLayout, where: str):
+    """One-hot features of a symbol-sequence column (position-major: one block of
+    ``len(alphabet)`` indicators per position) and the labels, for the rows whose sequence uses
+    only the alphabet; every row trains."""
+    sequences = table[:, layout.sequence_column]
+    lengths = {len(sequence) for sequence in sequences}
+    if len(lengths) > 1:
+        raise DataError(f"{where}: sequences have lengths {sorted(lengths)}; expected one length "
+                        "for every row: the file is truncated or edited, fetch it again")
+    alphabet = np.array(list(layout.alphabet))
+    symbols = np.array([list(sequence) for sequence in sequences])
+    codes = (symbols[:, :, None] == alphabet).reshape(len(sequences), -1).astype(np.float64)
+    known = np.isin(symbols, alphabet).all(axis=1)
+    labels = tidy_labels(table[known, layout.label_column])
+    return codes[known], labels, np.ones(int(known.sum()), dtype=bool)
 
 
 def to_float(fields: np.ndarray, where: str) -> np.ndarray:

@@ -66,6 +66,10 @@ class TableLayout:
     drop_columns: tuple[int, ...] = ()
     split_column: int | None = None  # 0 marks training rows, 1 test rows (vowel-context)
     train_rows: int | None = None  # the first rows train, the rest test (letter)
+    # a column holding a symbol sequence, one-hot encoded over this alphabet (splice); rows with
+    # any other symbol are dropped
+    sequence_column: int | None = None
+    alphabet: str = ""
 
 
 @dataclass(frozen=True)
@@ -341,14 +345,27 @@ _SPECS = [
         paper_names=("Vowel",),
         homepage="https://archive.ics.uci.edu/dataset/152",
     ),
+    # splice.data: class, instance name, 60 nucleotides. gs-svm-tnn2008 Table VI: 3175 samples,
+    # 240 features = the 3175 sequences of A/C/G/T only (15 hold N, D, R or S), one-hot per position.
+    _table(
+        "splice",
+        DataFile(
+            "splice/splice.data",
+            f"{UCI}/molecular-biology/splice-junction-gene-sequences/splice.data",
+        ),
+        240,
+        TableLayout(label_column=0, drop_columns=(1,), sequence_column=2, alphabet="ACGT"),
+        paper_names=("Splice",),
+        homepage="https://archive.ics.uci.edu/dataset/69",
+    ),
     _libsvm(
         "splice",
         "splice",
         "binary",
         60,
-        paper_names=("Splice",),
-        note=LIBSVM_NOTE + " The papers list Splice with 3 classes (UCI splice-junction); "
-        "LIBSVM's splice is the binary 1000/2175 version.",
+        name="splice_binary",
+        note=LIBSVM_NOTE + " LIBSVM's binary splice (1000 train / 2175 test), not the papers' "
+        "3-class UCI set (``splice``).",
     ),
     # Larger sets with a given test set (gs-svm-tnn2008 Table VII, frank-wolfe-svm Table 1).
     _libsvm("dna.scale", "dna", "multiclass", 180, name="dna", paper_names=("Dna", "DNA")),
