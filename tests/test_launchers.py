@@ -202,3 +202,33 @@ def test_a_multirun_killed_hard_resumes_where_it_stopped(launcher, uninterrupted
                        for key, record in uninterrupted(seeds).items()}
     if launcher:
         assert len({r["threads"] for r in ResultStore(store).records()}) == 1
+
+
+# what may differ between two runs of the same cells: clocks, the sweep, the process
+RUN_SPECIFIC = {"train_time_s", "cpu_time_s", "predict_time_s", "timestamp_utc", "run_id", "pid",
+                "inner_train_time_s", "inner_tuning_time_s", "host"}
+
+
+def artefact_records(folder, *launcher):
+    """Records of gs2008 Table II at quick scale (a1a, w1a: the given splits) run with
+    ``launcher`` overrides, keyed by (config_hash, fold), run-specific fields left out."""
+    env = {**os.environ, "SVMBENCH_DOWNLOAD": "0"}
+    subprocess.run([sys.executable, "-m", "svmbench.runner", "-m", "+experiment=gs2008_table2",
+                    "scale=quick", *launcher, f"store.dir={folder / 'store'}",
+                    f"hydra.sweep.dir={folder / 'multirun'}"],
+                   check=True, capture_output=True, env=env)
+    return {(r["config_hash"], r["fold"]): {k: v for k, v in r.items() if k not in RUN_SPECIFIC}
+            for r in ResultStore(folder / "store").records()}
+
+
+@pytest.mark.data
+def test_an_artefact_under_submitit_local_stores_the_records_of_the_make_target(tmp_path):
+    from svmbench.data.fetch import find_local
+    from svmbench.data.registry import REGISTRY
+
+    if not all(find_local(REGISTRY[key].train) for key in ("a1a", "w1a")):
+        pytest.skip("a1a / w1a not in SVMBENCH_DATA_PATH (point it at shared/data)")
+    basic = artefact_records(tmp_path / "basic")  # what `make gs2008-table2 SCALE=quick` runs
+    submitit = artefact_records(tmp_path / "submitit", "hydra/launcher=submitit_local")
+    assert len(basic) == 6 and {r["status"] for r in basic.values()} == {"converged"}
+    assert submitit == basic
