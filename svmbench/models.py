@@ -251,20 +251,23 @@ class GSSVC(KernelSVC):
 
     Parameters: ``kernel`` ("rbf", "poly", "linear"), ``gamma`` (the papers' theta, or "scale"),
     ``coef0``, ``degree``, ``cache_mb`` (LRU kernel-row cache; GS-SVM requests every row once, so
-    it only matters for memory), ``max_iter`` (-1: no limit; at most n steps anyway).
+    it only matters for memory), ``max_iter`` (-1: no limit; at most n steps anyway), ``rows``
+    ("full": whole kernel rows, gs-svm-tnn2008's K2; "unused": rows over the unused set only,
+    gs-svm-pakdd2005's count; the same model).
     """
 
     solver_name = "gs_svm"
-    solver_params = ("max_iter",)
+    solver_params = ("max_iter", "rows")
 
     def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, cache_mb=100.0,
-                 max_iter=-1):
+                 max_iter=-1, rows="full"):
         self.kernel = kernel
         self.gamma = gamma
         self.coef0 = coef0
         self.degree = degree
         self.cache_mb = cache_mb
         self.max_iter = max_iter
+        self.rows = rows
 
 
 SMO_VARIANTS = ("wss2", "platt", "mod1", "mod2")

@@ -131,3 +131,29 @@ def test_one_vs_one_votes_elect_what_libsvm_elects_on_a_fixed_model(seed):
     votes = pair_votes(svc.decision_function(X_test), 4)
     assert (np.sort(votes, axis=1)[:, -1] == np.sort(votes, axis=1)[:, -2]).any()  # ties occur
     np.testing.assert_array_equal(svc.classes_[np.argmax(votes, axis=1)], svc.predict(X_test))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(5, 80), gamma=st.floats(0.05, 5.0),
+       sparse=st.booleans())
+def test_rows_over_the_unused_set_give_the_same_model_at_the_papers_2005_count(seed, n, gamma,
+                                                                              sparse):
+    X, y = random_problem(seed, n, sparse=sparse)
+    results = {}
+    for rows in ("full", "unused"):
+        q = make_qmatrix(X, y, "csvc", gamma=gamma, cache_mb=10)
+        results[rows] = solve(q, y, {"rows": rows})
+    full, unused = results["full"], results["unused"]
+    np.testing.assert_allclose(unused.alpha, full.alpha, rtol=1e-12, atol=1e-12)
+    assert unused.objective == pytest.approx(full.objective, rel=1e-12)
+    assert unused.status == full.status == "converged"
+    n_sv = full.iterations
+    assert full.kernel_requested == full.kernel_computed == n_sv * n  # gs-svm-tnn2008 K2
+    # gs-svm-pakdd2005 Table 1: step m reads its row over the n - m unused samples
+    assert unused.kernel_requested == unused.kernel_computed == n_sv * n - n_sv * (n_sv - 1) // 2
+
+
+def test_unknown_rows_is_refused():
+    X, y = random_problem(0, 10)
+    with pytest.raises(ValueError, match="unknown rows 'some'"):
+        solve(make_qmatrix(X, y, "csvc", gamma=1.0), y, {"rows": "some"})

@@ -2,65 +2,87 @@
 
 No bias, no regularisation parameter: each training sample enters the expansion at most once,
 with the exact minimiser of the dual (eq. 10) along its coordinate, and the algorithm stops when
-no unused sample has a negative gradient. The dual's Q_ij = y_i y_j k_ij is a C-SVC Q-matrix. Each step requests one full kernel row, so
-``kernel_requested`` equals n_sv * n as in the paper's K2; no row is requested twice, so rows
-bypass the cache and K1 == K2.
+no unused sample has a negative gradient. The dual's Q_ij = y_i y_j k_ij is a C-SVC Q-matrix.
+
+Kernel rows (``rows``): ``"full"`` requests each selected sample's whole row, keeping the gradient
+of every sample, so ``kernel_requested`` = n_sv * n, gs-svm-tnn2008's K2; ``"unused"`` requests
+only its entries against the unused set Q, the only ones the algorithm reads, which is
+gs-svm-pakdd2005 Table 1's count n_sv * n - n_sv (n_sv - 1) / 2. The unused samples are kept in
+the position prefix [0, |Q|) (the provider's swap_index), so the provider counts a row prefix. No
+row is requested twice, so rows bypass the cache and K1 == K2. Both give the same model.
 """
 
 import numpy as np
 from numba import njit
 
-from svmbench.kernels.provider import kernel_row_once
+from svmbench.kernels.provider import kernel_row_once, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver, resolve_max_iter
 from svmbench.solvers.kkt import entry_violation
 
 
 @njit(cache=True)
-def _select(gradient, diag, unused):
-    """beta_m = argmin over unused samples of h (eqs. 20-21); -1 when every unused g >= 0."""
+def _select(gradient, diag, unused, sample):
+    """beta_m = argmin over unused samples of h (eqs. 20-21), ties to the first sample whatever
+    its position; -1 when every unused g >= 0."""
     best, best_h = -1, 0.0
     for b in range(gradient.shape[0]):
         if unused[b] and gradient[b] < 0.0:
             h = -gradient[b] * gradient[b] / (2.0 * diag[b])  # eq. 20
-            if h < best_h:
+            if h < best_h or (h == best_h and sample[b] < sample[best]):
                 best, best_h = b, h
     return best, best_h
 
 
 @njit(cache=True)
-def gs_svm_loop(provider, max_iter):
+def gs_svm_loop(provider, max_iter, unused_rows_only):
     n = provider.diag.shape[0]
     gradient = -np.ones(n)  # eq. 15, m = 0; kept for every sample so the objective is exact
     alpha = np.zeros(n)
     unused = np.ones(n, dtype=np.bool_)
     objective = np.zeros(n + 1)
     row = np.empty(n)
+    n_unused = n  # positions [0, n_unused) hold Q when unused_rows_only
     iterations = 0
     converged = False
     while True:
-        best, best_h = _select(gradient, provider.diag, unused)
+        best, best_h = _select(gradient, provider.diag, unused, provider.perm)
         if best < 0:  # Algorithm 1, step 3
             converged = True
             break
         if iterations == max_iter:
             break
         step = -gradient[best] / provider.diag[best]  # eq. 22
+        length = n_unused if unused_rows_only else n
+        kernel_row_once(provider, best, length, row)  # each row is used once: no caching
+        for b in range(length):  # Algorithm 1, step 6
+            gradient[b] += step * row[b]
         alpha[best] = step
         unused[best] = False
-        kernel_row_once(provider, best, n, row)  # each row is used once: no caching
-        for b in range(n):  # Algorithm 1, step 6
-            gradient[b] += step * row[b]
+        if unused_rows_only:  # best leaves Q: swap it behind the prefix
+            n_unused -= 1
+            swap_positions(provider, best, n_unused)
+            for values in (gradient, alpha):
+                values[best], values[n_unused] = values[n_unused], values[best]
+            unused[best], unused[n_unused] = unused[n_unused], unused[best]
         iterations += 1
         objective[iterations] = objective[iterations - 1] + best_h
     return alpha, gradient, iterations, converged, objective[: iterations + 1]
 
 
+ROWS = ("full", "unused")
+
+
 @register_solver("gs_svm")
 def solve(provider, y, params):
+    """Params: ``max_iter`` (-1: no limit), ``rows`` ("full", default, or "unused": see above)."""
     check_labels_folded(provider, y)
     max_iter = resolve_max_iter(int(params.get("max_iter", -1)))
-    alpha, gradient, iterations, converged, objective = gs_svm_loop(provider, max_iter)
+    rows = params.get("rows", "full")
+    if rows not in ROWS:
+        raise ValueError(f"unknown rows {rows!r}; choose one of {list(ROWS)}")
+    alpha, gradient, iterations, converged, objective = gs_svm_loop(provider, max_iter,
+                                                                    rows == "unused")
     # GS-SVM never revisits a sample, so its KKT conditions are those of the unused samples
     return finish(provider, alpha, 0.0, iterations, OPTIMAL if converged else MAX_ITER,
                   objective[-1], entry_violation(alpha, gradient), 0.0, objective_trace=objective)
