@@ -17,17 +17,11 @@ from svmbench.solvers import get_solver
 
 SMO_VARIANTS = ["smo_wss2", "smo_platt", "smo_mod1", "smo_mod2"]
 KEERTHI = ("smo_mod1", "smo_mod2")
-# found by the property test: Keerthi's SMO can return the optimal alphas with a wrong bias (an F
-# it keeps is stale), e.g. smo_mod1 at seed=144039974, n=8, d=1, C=gamma=1: bias -0.670 instead of
-# -0.371; smo_mod1 and smo_mod2 at seed=317197, n=28, d=4, sparse, C=0.25, gamma=1: 1.057 instead
-# of 0.087 (KKT violation 0.45, reported "stalled")
-KEERTHI_STALE_BIAS = pytest.mark.xfail(reason="Keerthi SMO stale F -> wrong bias; see "
-                                              "KEERTHI_STALE_BIAS")
-# found by the property test: smo_platt can leave an alpha one ulp below C; calculate_rho then takes
-# it for a free sample and returns a bias off by up to the width of the feasible interval
-PLATT_ULP_BELOW_C = pytest.mark.xfail(reason="smo_platt alpha = C - 1 ulp -> wrong bias")
-KNOWN_BUGS = {"smo_mod1": KEERTHI_STALE_BIAS, "smo_mod2": KEERTHI_STALE_BIAS,
-              "smo_platt": PLATT_ULP_BELOW_C}
+# found by the property test: Platt's and Keerthi's SMO could leave an alpha one ulp below C (or
+# above 0); calculate_rho then took it for a free sample and returned a wrong bias, e.g. smo_mod1 at
+# seed=144039974, n=8, d=1, C=gamma=1: bias -0.670 instead of -0.371; smo_mod1 and smo_mod2 at
+# seed=317197, n=28, d=4, sparse, C=0.25, gamma=1: 1.057 instead of 0.087. Fixed by putting an
+# alpha within 1e-12 C of a bound on it (smo_step.snap_to_bounds, Platt 1998's takeStep).
 TOL = 1e-5
 
 
@@ -65,8 +59,7 @@ def dual_objective(K, y, alpha):
     return 0.5 * signed @ K @ signed - alpha.sum()
 
 
-@pytest.mark.parametrize("variant", [pytest.param(v, marks=KNOWN_BUGS[v]) if v in KNOWN_BUGS
-                                     else v for v in SMO_VARIANTS])
+@pytest.mark.parametrize("variant", SMO_VARIANTS)
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(8, 60), d=st.integers(1, 5),
        log2_C=st.floats(-2.0, 6.0), log2_gamma=st.floats(-3.0, 2.0), sparse=st.booleans())
@@ -112,7 +105,6 @@ def test_keerthi_on_conflicting_duplicates(variant):
     assert result.kkt_violation <= result.tolerance
 
 
-@KEERTHI_STALE_BIAS
 @pytest.mark.parametrize("variant, seed, n, d, density, C", [
     ("smo_mod1", 144039974, 8, 1, 1.0, 1.0),
     ("smo_mod2", 317197, 28, 4, 0.4, 0.25),
@@ -123,11 +115,10 @@ def test_keerthi_bias_on_a_small_problem(variant, seed, n, d, density, C):
     result = get_solver(variant)(make_qmatrix(X, y, "csvc", gamma=1.0), y, params)
     reference = get_solver("smo_wss2")(make_qmatrix(X, y, "csvc", gamma=1.0), y, params)
     np.testing.assert_allclose(result.alpha, reference.alpha, atol=1e-6)
-    assert result.status == "stalled"  # the KKT check sees the wrong bias
+    assert result.status == "converged"
     assert result.bias == pytest.approx(reference.bias, abs=1e-4)
 
 
-@PLATT_ULP_BELOW_C
 def test_platt_bias_when_every_alpha_is_at_c():
     X, y, _ = random_problem(5, 18, 5, 1.0)
     params = {"C": 0.5, "tol": 1e-5, "eps": 1e-12}

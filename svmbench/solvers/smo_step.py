@@ -16,6 +16,8 @@ from svmbench.solvers.kkt import kkt_violation
 
 # LIBSVM's TAU: the curvature used when k_ii + k_jj - 2 k_ij <= 0
 TAU = 1e-12
+# relative distance from a bound within which Platt's and Keerthi's steps put an alpha on it
+BOUND_SNAP = 1e-12
 
 
 def smo_settings(params):
@@ -105,6 +107,18 @@ def update_gradient(gradient, row_i, row_j, step_i, step_j, length):
 
 
 @njit(cache=True)
+def snap_to_bounds(alpha_i, C):
+    """An alpha within BOUND_SNAP * C of a bound is put on it (Platt 1998, takeStep: "if (a2 < 1e-8)
+    a2 = 0 else if (a2 > C - 1e-8) a2 = C"): the clipping arithmetic can leave an alpha one ulp
+    inside the box, where every later test takes it for a free sample and the bias goes wrong."""
+    if alpha_i < BOUND_SNAP * C:
+        return 0.0
+    if alpha_i > C - BOUND_SNAP * C:
+        return C
+    return alpha_i
+
+
+@njit(cache=True)
 def propose_pair(provider, alpha, y, i, j, gradient_i, gradient_j, C, eps):
     """The first half of Platt's takeStep: (progress, new alpha_i, new alpha_j, Q_ij), progress
     False when i == j or alpha_j would move by less than eps (relative).
@@ -116,6 +130,7 @@ def propose_pair(provider, alpha, y, i, j, gradient_i, gradient_j, C, eps):
     q_ij = kernel_entry(provider, i, j)
     new_i, new_j = solve_pair(alpha[i], alpha[j], gradient_i, gradient_j, y[i], y[j],
                               provider.diag[i], provider.diag[j], q_ij, C)
+    new_i, new_j = snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)
     progress = abs(new_j - alpha[j]) >= eps * (new_j + alpha[j] + eps)  # Platt 1998, takeStep
     return progress, new_i, new_j, q_ij
 
