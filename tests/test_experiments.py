@@ -71,3 +71,15 @@ def test_renderer_turns_a_small_store_into_the_expected_table(tmp_path):
     output = render("gs2008_table2", "quick", [f"store.dir={tmp_path / 'runs'}",
                                                f"artefact.output={tmp_path / 'table2.md'}"])
     assert output.read_text() == (GOLDEN / "gs2008_table2_quick.md").read_text()
+
+
+def test_a_cluster_launcher_gets_the_same_cells_and_its_settings_from_the_command_line():
+    cluster = ["hydra/launcher=submitit_slurm", "hydra.launcher.partition=cpu",
+               "hydra.launcher.timeout_min=240", "hydra.launcher.array_parallelism=32"]
+    config = experiment_config("gs2008_table7", "paper", cluster)
+    launcher = config.hydra.launcher
+    assert launcher._target_.endswith("SlurmLauncher")
+    assert (launcher.partition, launcher.timeout_min, launcher.array_parallelism) == ("cpu", 240, 32)
+    jobs = sweep_jobs(config)
+    plain = sweep_jobs(experiment_config("gs2008_table7", "paper"))
+    assert [[o for o in job if o not in cluster] for job in jobs] == plain
