@@ -57,8 +57,9 @@ def render(records, artefact):
             if len(runs) == len(c_grid(scale)):
                 ours.loc[label, f"{name} K2"] = runs["kernel_requested"].mean() / 1e6
                 ours.loc[label, f"{name} K1"] = runs["kernel_computed"].mean() / 1e6
-            elif len(runs):
-                notes[label] = f"{name}: {len(runs)} of {len(c_grid(scale))} C values finished"
+            elif len(here):  # some cells of the row ran, not all of this algorithm's
+                finished = f"{name}: {len(runs)} of {len(c_grid(scale))} C values finished"
+                notes[label] = "; ".join(filter(None, (notes.get(label), finished)))
         if "beyond" in label:
             notes[label] = SMO_SKIPPED
         gs = here[here["algorithm"] == "gs_svm"]
