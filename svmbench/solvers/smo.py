@@ -115,19 +115,26 @@ def take_step(provider, s, i, j, new_i, new_j, q_ij, row_i):
 
 
 @njit(cache=True)
+def no_pair(provider):
+    """A working-set rule's answer when it stops (or refuses a candidate pair)."""
+    return -1, -1, 0.0, 0.0, 0.0, provider.cache.pool[:0]
+
+
+@njit(cache=True)
 def propose_pair(provider, s, i, j):
-    """The first half of Platt's takeStep: (progress, new alpha_i, new alpha_j, Q_ij); progress
-    False when i == j or alpha_j would move by less than eps (relative). Only Q_ij is requested
-    before the progress test, so a refused pair costs one kernel entry."""
+    """The first half of Platt's takeStep, as a working-set answer: the pair with its new alphas
+    and Q_ij, or no pair when i == j or alpha_j would move by less than eps (relative). Only Q_ij
+    is requested before the progress test, so a refused pair costs one kernel entry."""
     alpha, C, eps = s.alpha, s.reals[C_], s.reals[EPS]
     if i == j:
-        return False, alpha[i], alpha[j], 0.0
+        return no_pair(provider)
     q_ij = kernel_entry(provider, i, j)
     new_i, new_j = solve_pair(alpha[i], alpha[j], s.gradient[i], s.gradient[j], s.y[i], s.y[j],
                               provider.diag[i], provider.diag[j], q_ij, C)
     new_i, new_j = snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)
-    progress = abs(new_j - alpha[j]) >= eps * (new_j + alpha[j] + eps)  # Platt 1998, takeStep
-    return progress, new_i, new_j, q_ij
+    if abs(new_j - alpha[j]) < eps * (new_j + alpha[j] + eps):  # Platt 1998, takeStep
+        return no_pair(provider)
+    return i, j, new_i, new_j, q_ij, provider.cache.pool[:0]
 
 
 @njit(cache=True)
@@ -279,7 +286,7 @@ def select_wss2(provider, s):
         s.ints[ACTIVE] = n
         i, j, gap, row_i = wss2_pair(provider, s)
         if gap < tol or j < 0:
-            return -1, -1, 0.0, 0.0, 0.0, row_i
+            return no_pair(provider)
         s.ints[COUNTER] = 1  # shrink again in the next iteration
     new_i, new_j = solve_pair(s.alpha[i], s.alpha[j], s.gradient[i], s.gradient[j], s.y[i],
                               s.y[j], provider.diag[i], provider.diag[j], row_i[j], s.reals[C_])
@@ -426,7 +433,7 @@ def next_examined(provider, s):
                 ints[CHANGED] = 0  # Modification 1: I0 is optimal, check every sample next
         if examine_all:
             if ints[CHANGED] == 0:
-                return -1, -1, 0.0, 0.0, 0.0, provider.cache.pool[:0]
+                return no_pair(provider)
             ints[EXAMINE_ALL] = 0
         else:
             ints[EXAMINE_ALL] = 1 if ints[CHANGED] == 0 else 0
@@ -460,7 +467,7 @@ def platt_examine(provider, s, i2):
     error_2 = y[i2] * gradient[i2] - threshold
     r2 = error_2 * y[i2]
     if not ((r2 < -tol and alpha[i2] < C) or (r2 > tol and alpha[i2] > 0.0)):
-        return -1, -1, 0.0, 0.0, 0.0, provider.cache.pool[:0]
+        return no_pair(provider)
     best, best_gap, n_free = -1, -1.0, 0
     for k in range(n):
         if is_free(alpha[k], C):
@@ -469,18 +476,18 @@ def platt_examine(provider, s, i2):
             if gap > best_gap:
                 best, best_gap = k, gap
     if n_free > 1:
-        progress, new_1, new_2, q_12 = propose_pair(provider, s, best, i2)
-        if progress:
-            return best, i2, new_1, new_2, q_12, provider.cache.pool[:0]
+        pair = propose_pair(provider, s, best, i2)
+        if pair[0] >= 0:
+            return pair
     for free_only in (True, False):
         start = np.random.randint(n)
         for offset in range(n):
             i1 = (start + offset) % n
             if not free_only or is_free(alpha[i1], C):
-                progress, new_1, new_2, q_12 = propose_pair(provider, s, i1, i2)
-                if progress:
-                    return i1, i2, new_1, new_2, q_12, provider.cache.pool[:0]
-    return -1, -1, 0.0, 0.0, 0.0, provider.cache.pool[:0]
+                pair = propose_pair(provider, s, i1, i2)
+                if pair[0] >= 0:
+                    return pair
+    return no_pair(provider)
 
 
 @njit(cache=True)
@@ -508,12 +515,9 @@ def i0_optimal(s):
 @njit(cache=True)
 def maximal_violating_pair(provider, s):
     """Keerthi et al. 2001, Modification 2: step on (i_up, i_low) while I0 is not optimal."""
-    if not i0_optimal(s):
-        i1, i2 = s.ints[I_UP], s.ints[I_LOW]
-        progress, new_1, new_2, q_12 = propose_pair(provider, s, i1, i2)
-        if progress:
-            return i1, i2, new_1, new_2, q_12, provider.cache.pool[:0]
-    return -1, -1, 0.0, 0.0, 0.0, provider.cache.pool[:0]
+    if i0_optimal(s):
+        return no_pair(provider)
+    return propose_pair(provider, s, s.ints[I_UP], s.ints[I_LOW])
 
 
 @njit(cache=True)
@@ -532,13 +536,11 @@ def keerthi_examine(provider, s, i2):
         i1 = s.ints[I_LOW]
     if in_low_set(y[i2], alpha[i2], C) and f2 - b_up > 2.0 * tol:
         i1 = s.ints[I_UP]
-    if i1 >= 0:
-        if i2 < s.ints[ACTIVE]:
-            i1 = s.ints[I_LOW] if b_low - f2 > f2 - b_up else s.ints[I_UP]
-        progress, new_1, new_2, q_12 = propose_pair(provider, s, i1, i2)
-        if progress:
-            return i1, i2, new_1, new_2, q_12, provider.cache.pool[:0]
-    return -1, -1, 0.0, 0.0, 0.0, provider.cache.pool[:0]
+    if i1 < 0:
+        return no_pair(provider)
+    if i2 < s.ints[ACTIVE]:
+        i1 = s.ints[I_LOW] if b_low - f2 > f2 - b_up else s.ints[I_UP]
+    return propose_pair(provider, s, i1, i2)
 
 
 @njit(cache=True)
