@@ -265,17 +265,23 @@ def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-@settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), sparse=st.booleans(), variant=st.sampled_from(VARIANTS))
-def test_every_variant_reaches_the_svc_dual_objective(seed, sparse, variant):
-    """At a tight tolerance every SMO variant, reading the C-SVC Q-matrix, reaches scikit-learn's
-    SVC dual objective to 1e-6 relative, on dense and on sparse data."""
+def random_problem(seed):
+    """(X, y, C, gamma): 20-70 noisy samples, 2-6 features of which 40 % are zero."""
     rng = np.random.default_rng(seed)
     n, d = int(rng.integers(20, 70)), int(rng.integers(2, 7))
     X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6)
     y = np.where(X[:, 0] + 0.7 * rng.normal(size=n) > 0, 1.0, -1.0)
     y[:2] = [1.0, -1.0]
-    C, gamma = 2.0 ** rng.uniform(-2, 5), 2.0 ** rng.uniform(-3, 1)
+    return X, y, 2.0 ** rng.uniform(-2, 5), 2.0 ** rng.uniform(-3, 1)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), sparse=st.booleans())
+def test_every_variant_reaches_the_svc_dual_objective(variant, seed, sparse):
+    """At a tight tolerance every SMO variant, reading the C-SVC Q-matrix, reaches scikit-learn's
+    SVC dual objective to 1e-6 relative, on dense and on sparse data."""
+    X, y, C, gamma = random_problem(seed)
     data = sp.csr_matrix(X) if sparse else X
     _, svc_alpha = svc_reference_at(X, y, C, gamma, tol=1e-9)
     params = {"C": C, "tol": 1e-9, "eps": 1e-15}
@@ -284,3 +290,49 @@ def test_every_variant_reaches_the_svc_dual_objective(seed, sparse, variant):
     assert result.status == "converged"
     assert dual_objective(K, y, result.alpha) == pytest.approx(
         dual_objective(K, y, svc_alpha), rel=1e-6)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), sparse=st.booleans(),
+       rules=st.sampled_from(["libsvm283", "libsvm3"]))
+def test_shrinking_on_and_off_reach_the_same_solution(seed, sparse, rules):
+    """At a tight tolerance and a large C (many more iterations than samples, so the Solver
+    shrinks and reconstructs the gradient), shrinking changes the kernel requests, not the optimum."""
+    X, y, _, gamma = random_problem(seed)
+    data = sp.csr_matrix(X) if sparse else X
+    results = [get_solver("smo_wss2")(csvc(data, y, gamma, 1.0), y,
+                                      {"C": 1000.0, "tol": 1e-9, "shrinking": shrinking,
+                                       "shrinking_rules": rules})
+               for shrinking in (True, False)]
+    K = rbf_kernel(X, gamma=gamma)
+    assert all(r.status == "converged" for r in results)
+    shrunk, full = (dual_objective(K, y, r.alpha) for r in results)
+    assert shrunk == pytest.approx(full, rel=1e-9)
+    assert results[0].bias == pytest.approx(results[1].bias, abs=1e-6)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), cache_mb=st.sampled_from([1e-9, 0.002, 0.01]))
+def test_cache_accounting(variant, seed, cache_mb):
+    """Counted by the provider under every variant: K1 <= K2 whatever the cache (1e-9 MB: LIBSVM's
+    minimum of two rows); no cache, K1 = K2. wss2 without shrinking requests full rows and never
+    swaps positions: a cache that holds every row computes each distinct row once, K1 = n x the
+    rows it holds. (Not so for the others: Platt requests single entries Q_ij outside the rows, and
+    Keerthi's block swaps cut cached rows back to the lower position.)"""
+    X, y, C, gamma = random_problem(seed)
+    n = y.shape[0]
+    params = {"C": C, "tol": 1e-6, "shrinking": False}
+    small = get_solver(variant)(csvc(X, y, gamma, cache_mb), y, params)
+    assert small.kernel_computed <= small.kernel_requested
+    uncached = get_solver(variant)(csvc(X, y, gamma, 0.0), y, params)
+    assert uncached.kernel_computed == uncached.kernel_requested
+    q = csvc(X, y, gamma, 100.0)
+    big = get_solver(variant)(q, y, params)
+    assert big.kernel_computed <= big.kernel_requested
+    if variant == "smo_wss2":  # rows only, no swaps: the cache changes nothing but K1
+        assert big.kernel_requested == small.kernel_requested == uncached.kernel_requested
+        assert big.kernel_computed <= small.kernel_computed  # LRU: a bigger cache never computes more
+        np.testing.assert_array_equal(big.alpha, uncached.alpha)
+        held = q.cache.length[q.cache.length > 0]
+        assert np.all(held == n) and big.kernel_computed == held.sum()

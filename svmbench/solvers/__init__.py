@@ -9,8 +9,6 @@ from svmbench.solvers import (  # noqa: F401
     rosen,
     rsvm,
     smo,
-    smo_keerthi,
-    smo_platt,
 )
 from svmbench.solvers.base import SOLVERS, SolverResult, get_solver, register_solver
 

@@ -1,28 +1,46 @@
-"""LIBSVM 2.83's SMO: second-order working-set selection, shrinking, LRU kernel cache.
+"""One soft-margin SMO Solver over the C-SVC Q-matrix, as LIBSVM's ``Solver`` (svm.cpp); its
+variants differ only in working-set selection and stopping.
 
-Fan, Chen and Lin (2005), "Working set selection using second order information for training
-SVMs" (WSS 2), as implemented by LIBSVM's ``Solver`` (svm.cpp): ``select_working_set``,
-``do_shrinking`` / ``be_shrunk`` / ``reconstruct_gradient`` (LIBSVM 2.83's rules by default,
-``shrinking_rules="libsvm3"`` for LIBSVM 3.x's, as in scikit-learn's copy), stop when the
-maximal violation m(a) - M(a) <= tol, bias = -rho from
-``calculate_rho``. Positions [0, active_size) are the active set; shrinking swaps positions in the
-provider (its ``swap_index``) and in the solver's own arrays.
+The Solver owns what every variant shares, compiled once (``solver_loop``): the state arrays
+(alpha, the gradient G = Q alpha - 1 kept valid over an *active prefix* of positions, G_bar, the
+labels, permuted with the provider's positions by ``swap``), the pair step (``take_step``: the
+rows of i and j over the active prefix, G updated there), the gradient of positions past the
+prefix rebuilt on demand, and every kernel entry requested through the provider, which counts.
+A variant is a working-set rule (``select_working_set`` dispatches on ``rule``) returning the pair
+and its new alphas, or -1 to stop, plus what it keeps after a step (``after_step``):
 
-Reads the C-SVC Q-matrix (Q_ij = y_i y_j k_ij) as LIBSVM's Solver reads SVC_Q.
-Kernel counting: each iteration requests the row of i (active-set prefix) during selection and
-reuses it for the update, then the row of j; a change of upper-bound status requests a full row
-(G_bar), and so does gradient reconstruction (2.83: the full row of each free sample). The trace
-splits kernel_requested into ``requested_working_set`` (rows i and j), ``requested_gradient_bar``
-and ``requested_reconstruction``. LIBSVM 2.83 itself requests row i twice per iteration (selection
-and update), so its own total is ours plus one more active row per iteration; gs2008 Tables II-III
-print K2 = the working-set rows (a4a: LIBSVM 2.83 requests 6.94M entries for row i in selection
-and 6.94M for row j, 13.9M; the paper: 13.9M).
+- ``smo_wss2``: Fan, Chen and Lin (2005) WSS 2 with LIBSVM's shrinking: the active prefix is
+  LIBSVM's active set, rebuilt from G_bar (LIBSVM 2.83's rules by default, 3.x's on request);
+  stop when m(a) - M(a) <= tol.
+- ``smo_mod1`` / ``smo_mod2``: Keerthi et al. (2001) Modifications 1 and 2: the active prefix is
+  I0 (their F cache over the free samples; positions kept in blocks [I0 | alpha = C | alpha = 0]),
+  a bound sample's G is rebuilt from the support vectors when it is examined; stop at
+  b_low <= b_up + 2 tol.
+- ``smo_platt``: Platt (1998): the active prefix is every sample (his error cache kept for all,
+  from the shared gradient), one threshold b (eqs. 20-21) for examineExample's KKT test.
+
+Platt's outer loop (alternate passes over all samples and over the non-bound ones, until a full pass
+changes nothing) is a stateful working-set selection (``next_examined``): each call resumes the pass
+where the last step left it; Keerthi et al. run the same loop with their examineExample.
+
+Kernel counting (gs2008 Tables II-III, gs2005 Table 1): wss2 requests the row of i over the active
+set during selection and reuses it for the step, then the row of j; a change of upper-bound status
+requests a full row (G_bar), and so does gradient reconstruction (2.83: the full row of each free
+sample). The trace splits kernel_requested into ``requested_working_set`` (rows i and j),
+``requested_gradient_bar`` and ``requested_reconstruction``. LIBSVM 2.83 itself requests row i
+twice per iteration (selection and update), so its own total is ours plus one more active row per
+iteration; gs2008 Tables II-III print K2 = the working-set rows. Keerthi's and Platt's steps request
+Q_ij first (a refused pair costs one entry), then the rows of i and j over the active prefix (I0
+for Keerthi: 2 |I0| + 1 per step; n for Platt); a bound sample examined by Keerthi's rule requests
+its row over the support vectors (n_SV entries).
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
-from svmbench.kernels.provider import REQUESTED, kernel_row, swap_positions
+from svmbench.kernels.provider import REQUESTED, kernel_entry, kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
 from svmbench.solvers.smo_step import (
@@ -33,25 +51,204 @@ from svmbench.solvers.smo_step import (
     is_free,
     outcome,
     smo_settings,
+    snap_to_bounds,
     solve_pair,
     update_gradient,
 )
 
+# working-set rules
+WSS2, PLATT, MOD1, MOD2 = 0, 1, 2, 3
+VARIANTS = {"smo_wss2": WSS2, "smo_platt": PLATT, "smo_mod1": MOD1, "smo_mod2": MOD2}
 # iterations between two shrinking passes (LIBSVM: min(l, 1000))
 SHRINK_PERIOD = 1000
 # shrinking and gradient-reconstruction rules: LIBSVM 2.83's (svm.cpp of Nov. 2006) or 3.x's
 LIBSVM283, LIBSVM3 = 0, 1
 SHRINKING_RULES = {"libsvm283": LIBSVM283, "libsvm3": LIBSVM3}
-# requests[...] indices: entries requested for G_bar (and a warm start's gradient), for gradient
-# reconstruction; the rest are the working-set rows Q_i, Q_j (gs2008 Tables II-III count those)
+# takeStep's minimal relative change (Platt 1998: 1e-3). Keerthi's default refuses null steps
+# only: Platt's 1e-3 refuses a short step clipped at a bound, and with one partner per examined
+# sample the loops then stop with violations far above 2 tol (seen on iris)
+PLATT_EPS, KEERTHI_EPS = 1e-3, 1e-12
+
+# ints[...]: ACTIVE = length of the prefix over which G is valid (LIBSVM's active_size; I0 for
+# Keerthi), SV_END = end of the support vectors [I0 | alpha = C] (Keerthi), COUNTER / UNSHRINK:
+# LIBSVM's shrinking state; EXAMINE_ALL / CURSOR / CHANGED / STEPPED: Platt's outer loop (pass
+# kind, next position, steps in this pass, the last examined sample stepped); I_UP / I_LOW:
+# Keerthi's i_up / i_low
+(RULE, SHRINKING, SHRINK_RULES, ACTIVE, SV_END, COUNTER, UNSHRINK, EXAMINE_ALL, CURSOR, CHANGED,
+ STEPPED, I_UP, I_LOW) = range(13)
+# reals[...]: settings, Keerthi's b_up / b_low, Platt's threshold b
+C_, TOL, EPS, B_UP, B_LOW, THRESHOLD = range(6)
+# requests[...]: entries requested for G_bar (and a warm start's gradient), for reconstruction
 GRADIENT_BAR, RECONSTRUCTION = 0, 1
+
+State = namedtuple("State", ["y", "alpha", "gradient", "gradient_bar", "ints", "reals",
+                             "requests"])
+
+
+# ---------------------------------------------------------------- the Solver's shared machinery
+
+@njit(cache=True)
+def swap(provider, s, a, b, keep_prefix):
+    """LIBSVM Solver::swap_index: the provider's positions and the state's arrays together."""
+    swap_positions(provider, a, b, keep_prefix)
+    for values in (s.y, s.alpha, s.gradient, s.gradient_bar):
+        values[a], values[b] = values[b], values[a]
 
 
 @njit(cache=True)
-def select_working_set(provider, alpha, gradient, y, C, active_size):
+def take_step(provider, s, i, j, new_i, new_j, q_ij, row_i):
+    """Move (alpha_i, alpha_j) to (new_i, new_j) and update G over the active prefix with the rows
+    of i (unless the selection already holds it) and j; G_i and G_j past the prefix from Q_ii,
+    Q_jj, Q_ij (LIBSVM's "update G"; Keerthi et al. 2001, takeStep's fcache update)."""
+    length = s.ints[ACTIVE]
+    step_i, step_j = new_i - s.alpha[i], new_j - s.alpha[j]
+    if length > 0:
+        if row_i.shape[0] == 0:
+            row_i = kernel_row(provider, i, length)
+        row_j = kernel_row(provider, j, length)
+        update_gradient(s.gradient, row_i, row_j, step_i, step_j, length)
+    if i >= length:
+        s.gradient[i] += step_i * provider.diag[i] + step_j * q_ij
+    if j >= length:
+        s.gradient[j] += step_i * q_ij + step_j * provider.diag[j]
+    s.alpha[i], s.alpha[j] = new_i, new_j
+
+
+@njit(cache=True)
+def no_pair(provider):
+    """A working-set rule's answer when it stops (or refuses a candidate pair)."""
+    return -1, -1, 0.0, 0.0, 0.0, provider.cache.pool[:0]
+
+
+@njit(cache=True)
+def propose_pair(provider, s, i, j):
+    """The first half of Platt's takeStep, as a working-set answer: the pair with its new alphas
+    and Q_ij, or no pair when i == j or alpha_j would move by less than eps (relative). Only Q_ij
+    is requested before the progress test, so a refused pair costs one kernel entry."""
+    alpha, C, eps = s.alpha, s.reals[C_], s.reals[EPS]
+    if i == j:
+        return no_pair(provider)
+    q_ij = kernel_entry(provider, i, j)
+    new_i, new_j = solve_pair(alpha[i], alpha[j], s.gradient[i], s.gradient[j], s.y[i], s.y[j],
+                              provider.diag[i], provider.diag[j], q_ij, C)
+    new_i, new_j = snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)
+    if abs(new_j - alpha[j]) < eps * (new_j + alpha[j] + eps):  # Platt 1998, takeStep
+        return no_pair(provider)
+    return i, j, new_i, new_j, q_ij, provider.cache.pool[:0]
+
+
+@njit(cache=True)
+def gradient_from_support_vectors(provider, s, p):
+    """G_p = sum over the support vectors [0, SV_END) of alpha_j Q_pj - 1 (= y_p F_p, Keerthi et
+    al. 2001, eq. 3 without b): the row prefix over the support vectors, n_SV entries."""
+    n_sv = s.ints[SV_END]
+    total = 0.0
+    if n_sv > 0:
+        row = kernel_row(provider, p, n_sv)
+        for t in range(n_sv):
+            total += s.alpha[t] * row[t]
+    return total - 1.0
+
+
+@njit(cache=True)
+def reconstruct_gradient(provider, s):
+    """LIBSVM Solver::reconstruct_gradient: G of the shrunk samples from G_bar and the free ones.
+
+    LIBSVM 2.83 requests the full row of every free active sample; LIBSVM 3.x instead requests the
+    active prefix of every shrunk sample's row when that is fewer entries (its nr_free * l >
+    2 * active_size * (l - active_size) rule)."""
+    y, alpha, gradient, C = s.y, s.alpha, s.gradient, s.reals[C_]
+    n, active_size = y.shape[0], s.ints[ACTIVE]
+    if active_size == n:
+        return
+    before = provider.counters[REQUESTED]
+    for t in range(active_size, n):
+        gradient[t] = s.gradient_bar[t] - 1.0
+    n_free = 0
+    for t in range(active_size):
+        if is_free(alpha[t], C):
+            n_free += 1
+    if s.ints[SHRINK_RULES] == LIBSVM3 and n_free * n > 2 * active_size * (n - active_size):
+        for t in range(active_size, n):
+            row = kernel_row(provider, t, active_size)
+            for p in range(active_size):
+                if is_free(alpha[p], C):
+                    gradient[t] += alpha[p] * row[p]
+    else:
+        for p in range(active_size):
+            if is_free(alpha[p], C):
+                row = kernel_row(provider, p, n)
+                for t in range(active_size, n):
+                    gradient[t] += alpha[p] * row[t]
+    s.requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
+
+
+@njit(cache=True)
+def complete_gradient(provider, s, converged):
+    """G valid at every position before the bias, objective and KKT check: rebuilt from G_bar
+    (wss2), or from the support vectors for the bound samples (Keerthi; not needed after a full
+    pass that changed nothing, which left every bound sample's G fresh)."""
+    rule = s.ints[RULE]
+    if rule == WSS2:
+        reconstruct_gradient(provider, s)
+    elif rule != PLATT and not converged:
+        for p in range(s.ints[ACTIVE], s.y.shape[0]):
+            s.gradient[p] = gradient_from_support_vectors(provider, s, p)
+
+
+@njit(cache=True)
+def solver_loop(provider, s, max_iter, seed):
+    """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps."""
+    np.random.seed(seed)  # Platt's random starts
+    iterations = 0
+    converged = False
+    while iterations < max_iter:
+        i, j, new_i, new_j, q_ij, row_i = select_working_set(provider, s)
+        if i < 0:
+            converged = True
+            break
+        old_i, old_j = s.alpha[i], s.alpha[j]
+        take_step(provider, s, i, j, new_i, new_j, q_ij, row_i)
+        iterations += 1
+        after_step(provider, s, i, j, old_i, old_j)
+    complete_gradient(provider, s, converged)
+    return outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
+
+
+@njit(cache=True)
+def select_working_set(provider, s):
+    """The variant's rule: (i, j, new alpha_i, new alpha_j, Q_ij, row of i or an empty row);
+    i = -1 when the rule stops."""
+    if s.ints[RULE] == WSS2:
+        return select_wss2(provider, s)
+    return next_examined(provider, s)
+
+
+@njit(cache=True)
+def after_step(provider, s, i, j, old_i, old_j):
+    """What a rule keeps up to date after a step: G_bar (wss2), Platt's threshold, Keerthi's
+    blocks and thresholds."""
+    rule = s.ints[RULE]
+    if rule == WSS2:
+        update_gradient_bar(provider, s, i, old_i)
+        update_gradient_bar(provider, s, j, old_j)
+    elif rule == PLATT:
+        platt_threshold(s, i, j)
+    else:
+        i, j = place(provider, s, i, j)  # update I0, I1, ..., I4
+        j, i = place(provider, s, j, i)
+        refresh_thresholds(s, i, j)
+
+
+# ---------------------------------------------------------------- wss2: LIBSVM's rule
+
+@njit(cache=True)
+def wss2_pair(provider, s):
     """Fan et al. 2005, WSS 2: i maximises -y_i G_i over I_up; j minimises the second-order
     decrease -b_ij^2 / a_ij over I_low with b_ij > 0. Returns (i, j, gap, row of i); j = -1 when
     there is no such j; gap = m(a) - M(a) over the active set."""
+    y, alpha, gradient, C = s.y, s.alpha, s.gradient, s.reals[C_]
+    active_size = s.ints[ACTIVE]
     gmax, i = -np.inf, -1
     for t in range(active_size):
         if in_up_set(y[t], alpha[t], C) and -y[t] * gradient[t] >= gmax:
@@ -74,60 +271,45 @@ def select_working_set(provider, alpha, gradient, y, C, active_size):
 
 
 @njit(cache=True)
-def be_shrunk(t, y, alpha, gradient, C, gmax_up, gmax_low):
+def select_wss2(provider, s):
+    """LIBSVM Solver::Solve's selection: shrink every min(l, 1000) iterations; when the active
+    set is optimal, rebuild G over every sample and select again; stop when that is optimal too."""
+    n, tol = s.y.shape[0], s.reals[TOL]
+    s.ints[COUNTER] -= 1
+    if s.ints[COUNTER] == 0:
+        s.ints[COUNTER] = min(n, SHRINK_PERIOD)
+        if s.ints[SHRINKING]:
+            do_shrinking(provider, s)
+    i, j, gap, row_i = wss2_pair(provider, s)
+    if gap < tol or j < 0:
+        reconstruct_gradient(provider, s)
+        s.ints[ACTIVE] = n
+        i, j, gap, row_i = wss2_pair(provider, s)
+        if gap < tol or j < 0:
+            return no_pair(provider)
+        s.ints[COUNTER] = 1  # shrink again in the next iteration
+    new_i, new_j = solve_pair(s.alpha[i], s.alpha[j], s.gradient[i], s.gradient[j], s.y[i],
+                              s.y[j], provider.diag[i], provider.diag[j], row_i[j], s.reals[C_])
+    return i, j, new_i, new_j, np.float64(row_i[j]), row_i
+
+
+@njit(cache=True)
+def be_shrunk(s, t, gmax_up, gmax_low):
     """LIBSVM Solver::be_shrunk: a bound sample whose gradient says it will stay at its bound."""
+    y, alpha, C = s.y, s.alpha, s.reals[C_]
     if is_free(alpha[t], C):
         return False
     if in_up_set(y[t], alpha[t], C):  # a bound sample in I_up only
-        return y[t] * gradient[t] > gmax_low
-    return -y[t] * gradient[t] > gmax_up
+        return y[t] * s.gradient[t] > gmax_low
+    return -y[t] * s.gradient[t] > gmax_up
 
 
 @njit(cache=True)
-def swap(provider, y, alpha, gradient, gradient_bar, a, b):
-    """LIBSVM Solver::swap_index: the provider's positions and the solver's arrays together."""
-    swap_positions(provider, a, b)
-    y[a], y[b] = y[b], y[a]
-    alpha[a], alpha[b] = alpha[b], alpha[a]
-    gradient[a], gradient[b] = gradient[b], gradient[a]
-    gradient_bar[a], gradient_bar[b] = gradient_bar[b], gradient_bar[a]
-
-
-@njit(cache=True)
-def reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, rules):
-    """LIBSVM Solver::reconstruct_gradient: G of the shrunk samples from G_bar and the free ones.
-
-    LIBSVM 2.83 requests the full row of every free active sample; LIBSVM 3.x instead requests the
-    active prefix of every shrunk sample's row when that is fewer entries (its nr_free * l >
-    2 * active_size * (l - active_size) rule)."""
-    n = y.shape[0]
-    if active_size == n:
-        return
-    for t in range(active_size, n):
-        gradient[t] = gradient_bar[t] - 1.0
-    n_free = 0
-    for t in range(active_size):
-        if is_free(alpha[t], C):
-            n_free += 1
-    if rules == LIBSVM3 and n_free * n > 2 * active_size * (n - active_size):
-        for t in range(active_size, n):
-            row = kernel_row(provider, t, active_size)
-            for s in range(active_size):
-                if is_free(alpha[s], C):
-                    gradient[t] += alpha[s] * row[s]
-    else:
-        for s in range(active_size):
-            if is_free(alpha[s], C):
-                row = kernel_row(provider, s, n)
-                for t in range(active_size, n):
-                    gradient[t] += alpha[s] * row[t]
-
-
-@njit(cache=True)
-def violating_extremes(y, alpha, gradient, C, active_size):
+def violating_extremes(s):
     """(max of -y G over I_up, max of y G over I_low) over the active set."""
+    y, alpha, gradient, C = s.y, s.alpha, s.gradient, s.reals[C_]
     gmax_up, gmax_low = -np.inf, -np.inf
-    for t in range(active_size):
+    for t in range(s.ints[ACTIVE]):
         if in_up_set(y[t], alpha[t], C):
             gmax_up = max(gmax_up, -y[t] * gradient[t])
         if in_low_set(y[t], alpha[t], C):
@@ -136,135 +318,289 @@ def violating_extremes(y, alpha, gradient, C, active_size):
 
 
 @njit(cache=True)
-def shrink_libsvm3(provider, y, alpha, gradient, gradient_bar, C, tol, active_size, unshrink):
-    """LIBSVM 3.x Solver::do_shrinking; returns (active_size, unshrink). At the first gap
-    <= 10 tol every sample becomes active again before the shrinking pass."""
-    gmax_up, gmax_low = violating_extremes(y, alpha, gradient, C, active_size)
-    if not unshrink and gmax_up + gmax_low <= tol * 10:
-        unshrink = True
-        reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, LIBSVM3)
-        active_size = y.shape[0]
-    t = 0
-    while t < active_size:
-        if be_shrunk(t, y, alpha, gradient, C, gmax_up, gmax_low):
-            active_size -= 1
-            while active_size > t:
-                if not be_shrunk(active_size, y, alpha, gradient, C, gmax_up, gmax_low):
-                    swap(provider, y, alpha, gradient, gradient_bar, t, active_size)
-                    break
-                active_size -= 1
-        t += 1
-    return active_size, unshrink
+def do_shrinking(provider, s):
+    """LIBSVM Solver::do_shrinking, 2.83's or 3.x's (``shrinking_rules``).
 
-
-@njit(cache=True)
-def shrink_libsvm283(provider, y, alpha, gradient, gradient_bar, C, tol, active_size, unshrink):
-    """LIBSVM 2.83 Solver::do_shrinking; returns (active_size, unshrink). Nothing happens when the
-    active set is optimal (gap < tol); a shrunk sample is swapped with the last active position
-    and that newcomer examined in turn; at the first gap <= 10 tol the gradient is reconstructed
-    and only the shrunk samples that no longer pass the shrinking test become active again."""
-    gmax_up, gmax_low = violating_extremes(y, alpha, gradient, C, active_size)
+    3.x: at the first gap <= 10 tol every sample becomes active again before the shrinking pass.
+    2.83: nothing happens when the active set is optimal (gap < tol); a shrunk sample is swapped
+    with the last active position and that newcomer examined in turn; at the first gap <= 10 tol
+    the gradient is reconstructed and only the shrunk samples that no longer pass the shrinking
+    test become active again."""
+    ints, tol = s.ints, s.reals[TOL]
+    gmax_up, gmax_low = violating_extremes(s)
+    if ints[SHRINK_RULES] == LIBSVM3:
+        if not ints[UNSHRINK] and gmax_up + gmax_low <= tol * 10:
+            ints[UNSHRINK] = 1
+            reconstruct_gradient(provider, s)
+            ints[ACTIVE] = s.y.shape[0]
+        t = 0
+        while t < ints[ACTIVE]:
+            if be_shrunk(s, t, gmax_up, gmax_low):
+                ints[ACTIVE] -= 1
+                while ints[ACTIVE] > t:
+                    if not be_shrunk(s, ints[ACTIVE], gmax_up, gmax_low):
+                        swap(provider, s, t, ints[ACTIVE], False)
+                        break
+                    ints[ACTIVE] -= 1
+            t += 1
+        return
     if gmax_up + gmax_low < tol:
-        return active_size, unshrink
+        return
     t = 0
-    while t < active_size:
-        if be_shrunk(t, y, alpha, gradient, C, gmax_up, gmax_low):
-            active_size -= 1
-            swap(provider, y, alpha, gradient, gradient_bar, t, active_size)
+    while t < ints[ACTIVE]:
+        if be_shrunk(s, t, gmax_up, gmax_low):
+            ints[ACTIVE] -= 1
+            swap(provider, s, t, ints[ACTIVE], False)
         else:
             t += 1
-    if unshrink or gmax_up + gmax_low > tol * 10:
-        return active_size, unshrink
-    reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, LIBSVM283)
-    t = y.shape[0] - 1
-    while t >= active_size:
-        if is_free(alpha[t], C) or be_shrunk(t, y, alpha, gradient, C, gmax_up, gmax_low):
+    if ints[UNSHRINK] or gmax_up + gmax_low > tol * 10:
+        return
+    reconstruct_gradient(provider, s)
+    t = s.y.shape[0] - 1
+    while t >= ints[ACTIVE]:
+        if is_free(s.alpha[t], s.reals[C_]) or be_shrunk(s, t, gmax_up, gmax_low):
             t -= 1
         else:
-            swap(provider, y, alpha, gradient, gradient_bar, t, active_size)
-            active_size += 1
-    return active_size, True
+            swap(provider, s, t, ints[ACTIVE], False)
+            ints[ACTIVE] += 1
+    ints[UNSHRINK] = 1
 
 
 @njit(cache=True)
-def update_gradient_bar(provider, gradient_bar, t, was_upper, C):
-    """Keep G_bar_k = sum over alpha_s = C of C Q_ks when t enters or leaves the upper bound."""
-    n = gradient_bar.shape[0]
+def update_gradient_bar(provider, s, t, old):
+    """Keep G_bar_k = sum over alpha_p = C of C Q_kp when t enters or leaves the upper bound."""
+    C = s.reals[C_]
+    if (old >= C) == (s.alpha[t] >= C):
+        return
+    before = provider.counters[REQUESTED]
+    n = s.y.shape[0]
     row = kernel_row(provider, t, n)
-    step = -C if was_upper else C
+    step = -C if old >= C else C
     for k in range(n):
-        gradient_bar[k] += step * row[k]
+        s.gradient_bar[k] += step * row[k]
+    s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
 
 
 @njit(cache=True)
-def initial_gradient(provider, alpha, C, gradient, gradient_bar):
-    """LIBSVM Solver::Solve: G = Q alpha - 1 and G_bar = sum over alpha_s = C of C Q_s, for a
+def initial_gradient(provider, s):
+    """LIBSVM Solver::Solve: G = Q alpha - 1 and G_bar = sum over alpha_p = C of C Q_p, for a
     warm start from a feasible alpha (one full row per nonzero alpha)."""
+    alpha, C = s.alpha, s.reals[C_]
     n = alpha.shape[0]
-    for s in range(n):
-        if alpha[s] > 0.0:
-            row = kernel_row(provider, s, n)
+    before = provider.counters[REQUESTED]
+    for p in range(n):
+        if alpha[p] > 0.0:
+            row = kernel_row(provider, p, n)
             for t in range(n):
-                gradient[t] += alpha[s] * row[t]
-                if alpha[s] >= C:
-                    gradient_bar[t] += C * row[t]
+                s.gradient[t] += alpha[p] * row[t]
+                if alpha[p] >= C:
+                    s.gradient_bar[t] += C * row[t]
+    s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
+
+
+# ---------------------------------------------------------------- Platt's outer loop, shared by
+# Platt's and Keerthi et al.'s examineExample
+
+@njit(cache=True)
+def next_examined(provider, s):
+    """Platt 1998's outer loop as a stateful selection: the next pair examineExample steps on.
+    Passes alternate between all samples and the non-bound ones (Keerthi et al. 2001: I0; Mod 1
+    leaves the pass as soon as I0 is optimal, Mod 2 steps on the maximal violating pair until
+    I0 is optimal instead) until a pass over all samples changes nothing."""
+    ints, rule = s.ints, s.ints[RULE]
+    while True:
+        examine_all = ints[EXAMINE_ALL] == 1
+        if not examine_all and rule == MOD2:
+            pair = maximal_violating_pair(provider, s)
+            if pair[0] >= 0:
+                return pair
+        else:
+            leaves_when_optimal = not examine_all and rule == MOD1
+            done = ints[STEPPED] == 1 and leaves_when_optimal and i0_optimal(s)
+            ints[STEPPED] = 0
+            while not done and ints[CURSOR] < pass_end(s):
+                p = ints[CURSOR]
+                ints[CURSOR] += 1
+                if rule == PLATT and not examine_all and not is_free(s.alpha[p], s.reals[C_]):
+                    continue
+                pair = examine_example(provider, s, p)
+                if pair[0] >= 0:
+                    ints[CHANGED] += 1
+                    ints[STEPPED] = 1
+                    return pair
+                done = leaves_when_optimal and i0_optimal(s)
+            if done:
+                ints[CHANGED] = 0  # Modification 1: I0 is optimal, check every sample next
+        if examine_all:
+            if ints[CHANGED] == 0:
+                return no_pair(provider)
+            ints[EXAMINE_ALL] = 0
+        else:
+            ints[EXAMINE_ALL] = 1 if ints[CHANGED] == 0 else 0
+        ints[CHANGED] = 0
+        ints[CURSOR] = 0
 
 
 @njit(cache=True)
-def wss2_loop(provider, y, alpha, C, tol, max_iter, shrinking, rules):
-    n = y.shape[0]
-    gradient = -np.ones(n)
-    gradient_bar = np.zeros(n)
-    requests = np.zeros(2, dtype=np.int64)
-    before = provider.counters[REQUESTED]
-    initial_gradient(provider, alpha, C, gradient, gradient_bar)
-    requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
-    active_size = n
-    unshrink = False
-    counter = min(n, SHRINK_PERIOD) + 1
-    iterations = 0
-    converged = False
-    while iterations < max_iter:
-        counter -= 1
-        if counter == 0:
-            counter = min(n, SHRINK_PERIOD)
-            before = provider.counters[REQUESTED]  # shrinking requests rows to reconstruct G
-            if shrinking and rules == LIBSVM283:
-                active_size, unshrink = shrink_libsvm283(provider, y, alpha, gradient,
-                                                         gradient_bar, C, tol, active_size,
-                                                         unshrink)
-            elif shrinking:
-                active_size, unshrink = shrink_libsvm3(provider, y, alpha, gradient, gradient_bar,
-                                                       C, tol, active_size, unshrink)
-            requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
-        i, j, gap, row_i = select_working_set(provider, alpha, gradient, y, C, active_size)
-        if gap < tol or j < 0:
-            before = provider.counters[REQUESTED]
-            reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, rules)
-            requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
-            active_size = n
-            i, j, gap, row_i = select_working_set(provider, alpha, gradient, y, C, active_size)
-            if gap < tol or j < 0:
-                converged = True
-                break
-            counter = 1  # shrink again in the next iteration
-        iterations += 1
-        row_j = kernel_row(provider, j, active_size)
-        old_i, old_j = alpha[i], alpha[j]
-        new_i, new_j = solve_pair(old_i, old_j, gradient[i], gradient[j], y[i], y[j],
-                                  provider.diag[i], provider.diag[j], row_i[j], C)
-        update_gradient(gradient, row_i, row_j, new_i - old_i, new_j - old_j, active_size)
-        alpha[i], alpha[j] = new_i, new_j
-        for t, old in ((i, old_i), (j, old_j)):
-            if (old >= C) != (alpha[t] >= C):
-                before = provider.counters[REQUESTED]
-                update_gradient_bar(provider, gradient_bar, t, old >= C, C)
-                requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
-    before = provider.counters[REQUESTED]
-    reconstruct_gradient(provider, y, alpha, gradient, gradient_bar, C, active_size, rules)
-    requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
-    return outcome(alpha, gradient, y, C, iterations, converged), requests
+def pass_end(s):
+    """Positions a pass examines: every sample, or I0 = [0, ACTIVE) for Keerthi's Modification 1
+    (the block layout keeps I0 a prefix)."""
+    if s.ints[EXAMINE_ALL] == 1 or s.ints[RULE] == PLATT:
+        return s.y.shape[0]
+    return s.ints[ACTIVE]
 
+
+@njit(cache=True)
+def examine_example(provider, s, p):
+    if s.ints[RULE] == PLATT:
+        return platt_examine(provider, s, p)
+    return keerthi_examine(provider, s, p)
+
+
+@njit(cache=True)
+def platt_examine(provider, s, i2):
+    """Platt 1998, examineExample: the first partner that takes a step, by the second-choice
+    heuristic max |E1 - E2| over non-bound samples, then the non-bound samples, then all samples,
+    each from a random start; E_k = y_k G_k - b."""
+    y, alpha, gradient, C, tol = s.y, s.alpha, s.gradient, s.reals[C_], s.reals[TOL]
+    n, threshold = y.shape[0], s.reals[THRESHOLD]
+    error_2 = y[i2] * gradient[i2] - threshold
+    r2 = error_2 * y[i2]
+    if not ((r2 < -tol and alpha[i2] < C) or (r2 > tol and alpha[i2] > 0.0)):
+        return no_pair(provider)
+    best, best_gap, n_free = -1, -1.0, 0
+    for k in range(n):
+        if is_free(alpha[k], C):
+            n_free += 1
+            gap = abs(y[k] * gradient[k] - threshold - error_2)
+            if gap > best_gap:
+                best, best_gap = k, gap
+    if n_free > 1:
+        pair = propose_pair(provider, s, best, i2)
+        if pair[0] >= 0:
+            return pair
+    for free_only in (True, False):
+        start = np.random.randint(n)
+        for offset in range(n):
+            i1 = (start + offset) % n
+            if not free_only or is_free(alpha[i1], C):
+                pair = propose_pair(provider, s, i1, i2)
+                if pair[0] >= 0:
+                    return pair
+    return no_pair(provider)
+
+
+@njit(cache=True)
+def platt_threshold(s, i1, i2):
+    """Platt 1998, eqs. (20)-(21): b1 = E1 + y1 (a1' - a1) k11 + y2 (a2' - a2) k12 + b is the b
+    that zeroes E1 after the step, i.e. F1 = y1 G1 of the updated gradient (b2 likewise)."""
+    C = s.reals[C_]
+    b1, b2 = s.y[i1] * s.gradient[i1], s.y[i2] * s.gradient[i2]
+    if is_free(s.alpha[i1], C):
+        s.reals[THRESHOLD] = b1
+    elif is_free(s.alpha[i2], C):
+        s.reals[THRESHOLD] = b2
+    else:
+        s.reals[THRESHOLD] = 0.5 * (b1 + b2)
+
+
+# ---------------------------------------------------------------- Keerthi et al. 2001
+
+@njit(cache=True)
+def i0_optimal(s):
+    """b_up > b_low - 2 tol (Keerthi et al. 2001, eq. 13, over I0 and the samples examined)."""
+    return s.reals[B_UP] > s.reals[B_LOW] - 2.0 * s.reals[TOL]
+
+
+@njit(cache=True)
+def maximal_violating_pair(provider, s):
+    """Keerthi et al. 2001, Modification 2: step on (i_up, i_low) while I0 is not optimal."""
+    if i0_optimal(s):
+        return no_pair(provider)
+    return propose_pair(provider, s, s.ints[I_UP], s.ints[I_LOW])
+
+
+@njit(cache=True)
+def keerthi_examine(provider, s, i2):
+    """Keerthi et al. 2001, examineExample: a bound sample's G from the support vectors, which
+    may move the threshold of its set (eq. 12); a violator of b_low <= F_i2 + 2 tol or
+    F_i2 <= b_up + 2 tol is paired with i_low or i_up (for i2 in I0 the better of the two)."""
+    y, alpha, C, tol = s.y, s.alpha, s.reals[C_], s.reals[TOL]
+    if i2 >= s.ints[ACTIVE]:
+        s.gradient[i2] = gradient_from_support_vectors(provider, s, i2)
+        offer(s, i2)
+    f2 = y[i2] * s.gradient[i2]
+    b_up, b_low = s.reals[B_UP], s.reals[B_LOW]
+    i1 = -1
+    if in_up_set(y[i2], alpha[i2], C) and b_low - f2 > 2.0 * tol:
+        i1 = s.ints[I_LOW]
+    if in_low_set(y[i2], alpha[i2], C) and f2 - b_up > 2.0 * tol:
+        i1 = s.ints[I_UP]
+    if i1 < 0:
+        return no_pair(provider)
+    if i2 < s.ints[ACTIVE]:
+        i1 = s.ints[I_LOW] if b_low - f2 > f2 - b_up else s.ints[I_UP]
+    return propose_pair(provider, s, i1, i2)
+
+
+@njit(cache=True)
+def offer(s, k):
+    """Let F_k lower b_up (k in I_up) or raise b_low (k in I_low) (Keerthi et al. 2001, eq. 12)."""
+    f = s.y[k] * s.gradient[k]
+    C = s.reals[C_]
+    if in_up_set(s.y[k], s.alpha[k], C) and f < s.reals[B_UP]:
+        s.reals[B_UP], s.ints[I_UP] = f, k
+    if in_low_set(s.y[k], s.alpha[k], C) and f > s.reals[B_LOW]:
+        s.reals[B_LOW], s.ints[I_LOW] = f, k
+
+
+@njit(cache=True)
+def refresh_thresholds(s, i1, i2):
+    """(b_up, i_up) and (b_low, i_low) over I0 + {i1, i2} (Keerthi et al. 2001, takeStep)."""
+    y, alpha, gradient, C = s.y, s.alpha, s.gradient, s.reals[C_]
+    n_free = s.ints[ACTIVE]
+    b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
+    for t in range(n_free + 2):
+        k = t if t < n_free else (i1 if t == n_free else i2)
+        f = y[k] * gradient[k]
+        if in_up_set(y[k], alpha[k], C) and f < b_up:
+            b_up, i_up = f, k
+        if in_low_set(y[k], alpha[k], C) and f > b_low:
+            b_low, i_low = f, k
+    s.reals[B_UP], s.reals[B_LOW] = b_up, b_low
+    if i_up >= 0:
+        s.ints[I_UP] = i_up
+    if i_low >= 0:
+        s.ints[I_LOW] = i_low
+
+
+@njit(cache=True)
+def place(provider, s, p, other):
+    """Move position p into the block of its alpha, [I0 | alpha = C | alpha = 0], one block
+    boundary at a time (each move swaps p with the boundary position; the rows keep their prefix
+    before it). Returns the new positions of p and of ``other``."""
+    ends = s.ints[ACTIVE:SV_END + 1]  # I0 = [0, ends[0]), alpha = C: [ends[0], ends[1])
+    C = s.reals[C_]
+    target = 2 if s.alpha[p] <= 0.0 else (1 if s.alpha[p] >= C else 0)
+    while True:
+        current = 0 if p < ends[0] else (1 if p < ends[1] else 2)
+        if current == target:
+            return p, other
+        if current > target:  # the first position of p's block joins the block before it
+            q = ends[current - 1]
+            ends[current - 1] += 1
+        else:  # the last position of p's block joins the block after it
+            ends[current] -= 1
+            q = ends[current]
+        swap(provider, s, p, q, True)
+        if other == q:
+            other = p
+        elif other == p:
+            other = q
+        p = q
+
+
+# ---------------------------------------------------------------- Python: validate and shape
 
 def feasible_start(alpha_init, y, C):
     """The starting alpha: zeros, or a checked copy of ``alpha_init``."""
@@ -282,29 +618,81 @@ def feasible_start(alpha_init, y, C):
     return np.minimum(alpha, C)
 
 
-@register_solver("smo_wss2")
-def solve(provider, y, params):
-    """Params: ``C``, ``tol`` (maximal violation, LIBSVM's eps, default 1e-3), ``shrinking``
-    (default True), ``shrinking_rules`` ("libsvm283", default, or "libsvm3"), ``max_iter``
-    (-1: no limit), ``alpha_init`` (optional warm
-    start: a feasible alpha, 0 <= alpha <= C and y'alpha = 0)."""
-    check_two_classes(y)
-    check_labels_folded(provider, y)
-    C, tol, max_iter = smo_settings(params)
-    shrinking = bool(params.get("shrinking", True))
+def initial_state(provider, y, params, variant):
+    """The Solver's state at the start of ``variant`` (labels copied: shrinking permutes them)."""
+    C, tol, _ = smo_settings(params)
+    labels = np.array(y, dtype=np.float64)
+    n = labels.shape[0]
+    rule = VARIANTS[variant]
+    eps = float(params.get("eps", PLATT_EPS if rule == PLATT else KEERTHI_EPS))
     rules = params.get("shrinking_rules", "libsvm283")
     if rules not in SHRINKING_RULES:
         raise ValueError(f"unknown shrinking_rules {rules!r}; "
                          f"choose one of {list(SHRINKING_RULES)}")
-    labels = np.array(y, dtype=np.float64)  # permuted in place by shrinking
-    alpha = feasible_start(params.get("alpha_init"), labels, C)
-    (alpha, bias, iterations, converged, objective, violation), requests = wss2_loop(
-        provider, labels, alpha, C, tol, max_iter, shrinking, SHRINKING_RULES[rules]
-    )
-    # stopped at m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol
+    ints = np.zeros(13, dtype=np.int64)
+    ints[RULE], ints[SHRINK_RULES] = rule, SHRINKING_RULES[rules]
+    ints[SHRINKING] = bool(params.get("shrinking", True))
+    ints[ACTIVE] = n if rule in (WSS2, PLATT) else 0  # Keerthi: I0 is empty at alpha = 0
+    ints[COUNTER] = min(n, SHRINK_PERIOD) + 1
+    ints[EXAMINE_ALL] = 1
+    ints[I_UP], ints[I_LOW] = np.argmax(labels > 0), np.argmax(labels < 0)
+    # b_up = -1 at a sample of class 1, b_low = 1 of class 2 (Keerthi et al. 2001, initialisation)
+    reals = np.array([C, tol, eps, -1.0, 1.0, 0.0])
+    alpha = (feasible_start(params.get("alpha_init"), labels, C) if rule == WSS2
+             else np.zeros(n))
+    return State(y=labels, alpha=alpha, gradient=-np.ones(n), gradient_bar=np.zeros(n),
+                 ints=ints, reals=reals, requests=np.zeros(2, dtype=np.int64))
+
+
+def solve(provider, y, params, variant):
+    check_two_classes(y)
+    check_labels_folded(provider, y)
+    _, tol, max_iter = smo_settings(params)
+    state = initial_state(provider, y, params, variant)
+    initial_gradient(provider, state)
+    alpha, bias, iterations, converged, objective, violation = solver_loop(
+        provider, state, max_iter, int(params.get("seed", 0)))
+    # wss2 stops at m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol;
+    # Keerthi's b_low <= b_up + 2 tol and Platt's |r_i| <= tol at his own threshold by 2 tol
+    tolerance = tol if variant == "smo_wss2" else 2.0 * tol
+    trace = {}
+    if variant == "smo_wss2":
+        trace = {"requested_gradient_bar": int(state.requests[GRADIENT_BAR]),
+                 "requested_reconstruction": int(state.requests[RECONSTRUCTION])}
     result = finish(provider, alpha, bias, iterations, OPTIMAL if converged else MAX_ITER,
-                    objective, violation, tol,
-                    requested_gradient_bar=int(requests[GRADIENT_BAR]),
-                    requested_reconstruction=int(requests[RECONSTRUCTION]))
-    result.trace["requested_working_set"] = (result.kernel_requested - int(requests.sum()))
+                    objective, violation, tolerance, **trace)
+    if variant == "smo_wss2":
+        result.trace["requested_working_set"] = (result.kernel_requested
+                                                 - int(state.requests.sum()))
     return result
+
+
+@register_solver("smo_wss2")
+def solve_wss2(provider, y, params):
+    """LIBSVM 2.83's SMO. Params: ``C``, ``tol`` (maximal violation, LIBSVM's eps, default 1e-3),
+    ``shrinking`` (default True), ``shrinking_rules`` ("libsvm283", default, or "libsvm3"),
+    ``max_iter`` (-1: no limit), ``alpha_init`` (optional warm start: a feasible alpha,
+    0 <= alpha <= C and y'alpha = 0)."""
+    return solve(provider, y, params, "smo_wss2")
+
+
+@register_solver("smo_platt")
+def solve_platt(provider, y, params):
+    """Platt's SMO (1998). Params: ``C``, ``tol`` (KKT tolerance on y E, default 1e-3), ``eps``
+    (takeStep's minimal relative change, default 1e-3), ``max_iter`` (-1: no limit), ``seed``
+    (random starts, default 0)."""
+    return solve(provider, y, params, "smo_platt")
+
+
+@register_solver("smo_mod1")
+def solve_mod1(provider, y, params):
+    """Keerthi et al. (2001) Modification 1. Params: ``C``, ``tol`` (stop at b_low <= b_up + 2 tol,
+    default 1e-3), ``eps`` (takeStep's minimal relative change, default 1e-12), ``max_iter``
+    (-1: no limit)."""
+    return solve(provider, y, params, "smo_mod1")
+
+
+@register_solver("smo_mod2")
+def solve_mod2(provider, y, params):
+    """Keerthi et al. (2001) Modification 2. Params as ``smo_mod1``."""
+    return solve(provider, y, params, "smo_mod2")

@@ -10,7 +10,6 @@ Platt's errors ``E_i = F_i - b`` (Platt 1998, u = w.x - b) are read off G. The i
 import numpy as np
 from numba import njit
 
-from svmbench.kernels.provider import kernel_entry, kernel_row
 from svmbench.solvers.base import resolve_max_iter
 from svmbench.solvers.kkt import kkt_violation
 
@@ -119,38 +118,6 @@ def snap_to_bounds(alpha_i, C):
 
 
 @njit(cache=True)
-def propose_pair(provider, alpha, y, i, j, gradient_i, gradient_j, C, eps):
-    """The first half of Platt's takeStep: (progress, new alpha_i, new alpha_j, Q_ij), progress
-    False when i == j or alpha_j would move by less than eps (relative).
-
-    Only Q_ij is requested before the progress test, so a refused pair costs one kernel entry.
-    """
-    if i == j:
-        return False, alpha[i], alpha[j], 0.0
-    q_ij = kernel_entry(provider, i, j)
-    new_i, new_j = solve_pair(alpha[i], alpha[j], gradient_i, gradient_j, y[i], y[j],
-                              provider.diag[i], provider.diag[j], q_ij, C)
-    new_i, new_j = snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)
-    progress = abs(new_j - alpha[j]) >= eps * (new_j + alpha[j] + eps)  # Platt 1998, takeStep
-    return progress, new_i, new_j, q_ij
-
-
-@njit(cache=True)
-def take_step(provider, alpha, gradient, y, i, j, C, eps):
-    """Platt's takeStep on (i, j) over all n samples: True if the pair moved."""
-    progress, new_i, new_j, _ = propose_pair(provider, alpha, y, i, j, gradient[i], gradient[j],
-                                             C, eps)
-    if not progress:
-        return False
-    n = y.shape[0]
-    row_i = kernel_row(provider, i, n)
-    row_j = kernel_row(provider, j, n)
-    update_gradient(gradient, row_i, row_j, new_i - alpha[i], new_j - alpha[j], n)
-    alpha[i], alpha[j] = new_i, new_j
-    return True
-
-
-@njit(cache=True)
 def bias_from_gradient(alpha, gradient, y, C, length):
     """-rho of LIBSVM's Solver::calculate_rho: mean y_i G_i over free samples, else the middle
     of the feasible interval [max over I_low-bound, min over I_up-bound]."""
@@ -176,13 +143,6 @@ def dual_objective(alpha, gradient):
     for i in range(alpha.shape[0]):
         total += alpha[i] * (gradient[i] - 1.0)
     return 0.5 * total
-
-
-@njit(cache=True)
-def next_examine_all(examine_all, changed):
-    """Platt 1998, outer loop: a pass over all samples is followed by passes over the non-bound
-    ones until such a pass changes nothing, which calls for a pass over all samples again."""
-    return False if examine_all else changed == 0
 
 
 @njit(cache=True)
