@@ -9,11 +9,12 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 
 from svmbench.kernels.cache import cache_entries
 from svmbench.kernels.cross import weighted_kernel_sums
-from svmbench.kernels.math import make_kernel_spec, make_points
+from svmbench.kernels.math import exp_nonpositive, make_kernel_spec, make_points
 from svmbench.kernels.provider import (
     counts,
     kernel_entry,
     kernel_row,
+    kernel_row_once,
     make_provider,
     swap_positions,
 )
@@ -133,12 +134,45 @@ def test_swap_keeping_the_prefix_recomputes_only_from_the_lower_position():
                                rtol=1e-6)
 
 
-def test_short_and_full_sparse_rows_hold_identical_values():
+@pytest.mark.parametrize("sparse", [False, True])
+def test_short_and_full_rows_hold_identical_values(sparse):
     """A short row walks the points, a full one the columns: same products, same order."""
-    X = sp.csr_matrix(random_data(12, n=3000, d=40))
-    short, full = (make_provider(X, "rbf", gamma=0.3, cache_mb=0) for _ in range(2))
+    X = random_data(12, n=3000, d=40, sparse=sparse)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=0)
+    short, full = np.empty(3000), np.empty(3000)  # double precision: no rounding to the cache's
     for i in (0, 17, 2999):
-        np.testing.assert_array_equal(kernel_row(short, i, 5)[:5], kernel_row(full, i, 3000)[:5])
+        kernel_row_once(provider, i, 5, short)
+        kernel_row_once(provider, i, 3000, full)
+        np.testing.assert_array_equal(short[:5], full[:5])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("length", [7, 5000])  # by points; by columns and in parallel
+def test_double_precision_rows_match_sklearn_to_rounding(sparse, length):
+    X = random_data(13, n=5000, d=22, sparse=sparse)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=0)
+    out = np.empty(5000)
+    for i in (0, 1234, 4999):
+        kernel_row_once(provider, i, length, out)
+        np.testing.assert_allclose(out[:length], rbf_kernel(X[i:i + 1], X, gamma=0.3)[0, :length],
+                                   rtol=1e-13, atol=1e-300)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(min_value=-800.0, max_value=0.0))
+def test_exp_nonpositive_agrees_with_libm(x):
+    """The RBF kernel's vectorizable exp: within 1e-15 of math.exp, 0 where libm is subnormal."""
+    expected = np.exp(x)
+    if expected < np.finfo(np.float64).tiny:
+        assert exp_nonpositive(x) in (0.0, pytest.approx(expected, rel=1e-15))
+    else:
+        assert exp_nonpositive(x) == pytest.approx(expected, rel=1e-15, abs=0.0)
+
+
+def test_exp_nonpositive_is_exact_at_zero_and_at_powers_of_two():
+    assert exp_nonpositive(0.0) == 1.0 and exp_nonpositive(-0.0) == 1.0
+    for n in range(1, 1000, 37):
+        assert exp_nonpositive(-n * np.log(2.0)) == pytest.approx(2.0 ** -n, rel=1e-15)
 
 
 def test_bad_kernel_parameters_are_named():
