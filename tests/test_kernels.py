@@ -123,6 +123,36 @@ def test_rows_stay_correct_under_any_sequence_of_swaps(operations, cache_rows):
     assert sorted(provider.perm) == list(range(n))
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["row", "entry", "swap", "swap", "swap_keep_prefix"]),
+                          st.integers(0, 29), st.integers(0, 29), st.integers(1, 30)),
+                min_size=1, max_size=60),
+       st.integers(2, 10))
+def test_deferred_swaps_leave_the_cache_as_immediate_ones(operations, cache_rows):
+    """A run of deferred swaps (a shrinking pass) then a request: the same rows, cuts, LRU order
+    and counts as the same swaps made one at a time."""
+    n = 30
+    X = np.random.default_rng(14).normal(size=(n, 5))  # distinct values: a misplaced one shows
+    immediate, deferred = (make_provider(X, "rbf", gamma=0.3, cache_mb=cache_rows * n * 4 / 2**20)
+                           for _ in range(2))
+    for kind, a, b, length in operations:
+        if kind.startswith("swap"):
+            keep = kind == "swap_keep_prefix"
+            swap_positions(immediate, a, b, keep)
+            swap_positions(deferred, a, b, keep, deferred=not keep)
+            continue
+        if kind == "row":
+            np.testing.assert_array_equal(kernel_row(immediate, a, length)[:length],
+                                          kernel_row(deferred, a, length)[:length])
+        else:
+            assert kernel_entry(immediate, a, b) == kernel_entry(deferred, a, b)
+        assert counts(immediate) == counts(deferred)
+        for field in ("length", "lru_next", "lru_prev"):
+            np.testing.assert_array_equal(getattr(immediate.cache, field),
+                                          getattr(deferred.cache, field))
+    np.testing.assert_array_equal(immediate.perm, deferred.perm)
+
+
 def test_swap_keeping_the_prefix_recomputes_only_from_the_lower_position():
     X = random_data(11)
     provider = make_provider(X, "rbf", gamma=0.3, cache_mb=1)

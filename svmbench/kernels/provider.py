@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from svmbench.kernels.cache import (
+    apply_pending_swaps,
     cache_entries,
     cached_row,
     get_data,
@@ -303,6 +304,7 @@ def kernel_row_once(provider, position, length, out):
     only cost memory and page faults. Counted as requested and computed, unless the row is already
     cached (a precomputed kernel matrix).
     """
+    apply_pending_swaps(provider.cache)
     provider.counters[REQUESTED] += length
     if provider.settings[CACHING] == 1 and provider.cache.length[position] >= length:
         out[:length] = cached_row(provider.cache, position)[:length]
@@ -314,6 +316,7 @@ def kernel_row_once(provider, position, length, out):
 @njit(cache=True)
 def kernel_entry(provider, position_a, position_b):
     """One entry Q at (a, b), served from a cached row when there is one."""
+    apply_pending_swaps(provider.cache)
     provider.counters[REQUESTED] += 1
     if provider.settings[CACHING] == 1:
         for position, other in ((position_a, position_b), (position_b, position_a)):
@@ -330,16 +333,18 @@ def kernel_entry(provider, position_a, position_b):
 
 
 @njit(cache=True)
-def swap_positions(provider, a, b, keep_prefix=False):
+def swap_positions(provider, a, b, keep_prefix=False, deferred=False):
     """Exchange positions a and b (LIBSVM's swap_index): data, diagonal and cached rows.
 
     A cached row that holds min(a, b) but not max(a, b) is dropped, as LIBSVM does; with
     ``keep_prefix`` it keeps its entries before min(a, b) instead (for solvers that move
-    samples across the end of a prefix they request, such as Keerthi's I0).
+    samples across the end of a prefix they request, such as Keerthi's I0). ``deferred``
+    leaves the cached rows' entries to the next request (svmbench.kernels.cache: for a run of
+    swaps, such as a shrinking pass).
     """
     if a == b:
         return
     provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
     provider.diag[a], provider.diag[b] = provider.diag[b], provider.diag[a]
-    swap_index(provider.cache, a, b, keep_prefix)
+    swap_index(provider.cache, a, b, keep_prefix, deferred)
 
