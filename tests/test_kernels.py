@@ -164,16 +164,22 @@ def test_swap_keeping_the_prefix_recomputes_only_from_the_lower_position():
                                rtol=1e-6)
 
 
+@pytest.mark.parametrize("n", [3000, 9000])  # 9000: the columns split among threads
 @pytest.mark.parametrize("sparse", [False, True])
-def test_short_and_full_rows_hold_identical_values(sparse):
+def test_short_and_full_rows_hold_identical_values(sparse, n):
     """A short row walks the points, a full one the columns: same products, same order."""
-    X = random_data(12, n=3000, d=40, sparse=sparse)
+    X = random_data(12, n=n, d=40, sparse=sparse)
     provider = make_provider(X, "rbf", gamma=0.3, cache_mb=0)
-    short, full = np.empty(3000), np.empty(3000)  # double precision: no rounding to the cache's
-    for i in (0, 17, 2999):
+    short, full = np.empty(n), np.empty(n)  # double precision: no rounding to the cache's
+    for i in (0, 17, n - 1):
         kernel_row_once(provider, i, 5, short)
-        kernel_row_once(provider, i, 3000, full)
+        kernel_row_once(provider, i, n, full)
         np.testing.assert_array_equal(short[:5], full[:5])
+    for k in range(5):  # the last points to the front, so that a short row reaches them
+        swap_positions(provider, k, n - 1 - k)
+    kernel_row_once(provider, 17, 5, short)
+    kernel_row_once(provider, 17, n, full)
+    np.testing.assert_array_equal(short[:5], full[:5])
 
 
 @pytest.mark.parametrize("sparse", [False, True])

@@ -246,17 +246,21 @@ def apply_pending_swaps(cache):
     for k in range(count):
         lower, higher = swaps[k, 0] - first, swaps[k, 1] - first
         source[lower], source[higher] = source[higher], source[lower]
-    moved = np.empty(last + 1 - first, dtype=cache.pool.dtype)
+    targets = np.flatnonzero(source != np.arange(first, last + 1))  # the positions that change
+    sources = source[targets]
+    targets += first
+    moved = np.empty(targets.shape[0], dtype=cache.pool.dtype)
     head = cache.lru_next.shape[0] - 1
     p = cache.lru_next[head]
     while p != head:
         following = cache.lru_next[p]  # read first: a cut row leaves the list
         length = cache.length[p]
         if length > last:  # holds every swapped position: the composed permutation at once
-            segment = cache.pool[cache.offset[p] + first:cache.offset[p] + last + 1]
-            for q in range(moved.shape[0]):
-                moved[q] = segment[source[q] - first]
-            segment[:] = moved
+            row = cache.pool[cache.offset[p]:cache.offset[p] + length]
+            for k in range(targets.shape[0]):
+                moved[k] = row[sources[k]]
+            for k in range(targets.shape[0]):
+                row[targets[k]] = moved[k]
         elif length > first:
             _replay(cache, p, swaps[:-1], swaps[-1, 0], swaps[-1, 1], False)
         p = following

@@ -62,27 +62,35 @@ def is_sparse(points):
 
 
 @njit(cache=True)
-def dots_by_columns(points, query, query_points, dots):
-    """dots[j] = <q, x_j> for every point j, q being point ``query`` of ``query_points`` (sparse
-    when ``points`` are sparse, dense when they are dense).
+def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
+    """dots[j] = <q, x_j> for the points j in [first, stop) (stop -1: all), q being point
+    ``query`` of ``query_points`` (sparse when ``points`` are sparse, dense when they are dense).
 
     Sparse: walks the columns of q's nonzero features, so only points sharing a feature are
-    touched. Dense: adds q_f times column f for every feature f in turn.
+    touched (a column's rows are sorted: its part in the range is found by bisection). Dense:
+    adds q_f times column f for every feature f in turn. The sums run in the same feature order
+    for every range, so splitting the points among threads changes no value.
     """
     col_indptr, col_indices, col_values = points[5], points[6], points[7]
+    stop = points[4].shape[0] if stop < 0 else stop
+    part = dots[first:stop]
+    part[:] = 0.0
     if not is_sparse(points):
         q = query_points[0][query]
-        dots[:] = 0.0
         for feature in range(q.shape[0]):
-            _add_scaled(dots, col_values[col_indptr[feature]:col_indptr[feature + 1]], q[feature])
+            column = col_values[col_indptr[feature] + first:col_indptr[feature] + stop]
+            _add_scaled(part, column, q[feature])
         return
     q_indptr, q_indices, q_values = query_points[1], query_points[2], query_points[3]
-    dots[:] = 0.0
     for k in range(q_indptr[query], q_indptr[query + 1]):
         feature, value = q_indices[k], q_values[k]
         if feature + 1 >= col_indptr.shape[0]:
             continue
-        for q in range(col_indptr[feature], col_indptr[feature + 1]):
+        rows = col_indices[col_indptr[feature]:col_indptr[feature + 1]]
+        start = col_indptr[feature] + (np.searchsorted(rows, first) if first > 0 else 0)
+        for q in range(start, col_indptr[feature + 1]):
+            if col_indices[q] >= stop:
+                break
             dots[col_indices[q]] += value * col_values[q]
 
 

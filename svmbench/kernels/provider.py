@@ -239,6 +239,17 @@ def _fill_range_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col
                     min(stop, lo + chunk), by_columns)
 
 
+@njit(cache=True, parallel=True)
+def _dots_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values,
+                   i, dots):
+    """dots_by_columns of point i with every point, the points split among the threads."""
+    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
+    n = sqnorm.shape[0]
+    chunk = PARALLEL_MIN_ENTRIES // 4
+    for c in prange((n + chunk - 1) // chunk):
+        dots_by_columns(points, i, points, dots, c * chunk, min(n, (c + 1) * chunk))
+
+
 @njit(cache=True)
 def _walk_columns(points, i, count):
     """Whether the inner products of point i with ``count`` points are cheaper column by column
@@ -264,7 +275,9 @@ def _fill_row(provider, position, out, start, stop):
     points = provider.points
     i = provider.perm[position]
     by_columns = _walk_columns(points, i, stop - start)
-    if by_columns:
+    if by_columns and points[4].shape[0] >= PARALLEL_MIN_ENTRIES:
+        _dots_parallel(*points, i, provider.dots)
+    elif by_columns:
         dots_by_columns(points, i, points, provider.dots)
     x = load_point(points, i, provider.buffer)
     signs, shift = provider.signs, provider.fold[SHIFT]
