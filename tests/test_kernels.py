@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
-from svmbench.kernels.cache import cache_entries
+from svmbench.kernels.cache import cache_entries, cached_row
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import exp_nonpositive, make_kernel_spec, make_points
 from svmbench.kernels.provider import (
@@ -147,10 +147,22 @@ def test_deferred_swaps_leave_the_cache_as_immediate_ones(operations, cache_rows
         else:
             assert kernel_entry(immediate, a, b) == kernel_entry(deferred, a, b)
         assert counts(immediate) == counts(deferred)
-        for field in ("length", "lru_next", "lru_prev"):
-            np.testing.assert_array_equal(getattr(immediate.cache, field),
-                                          getattr(deferred.cache, field))
+        np.testing.assert_array_equal(immediate.cache.length, deferred.cache.length)
+        assert lru_order(immediate.cache) == lru_order(deferred.cache)
+        for position in lru_order(immediate.cache):
+            np.testing.assert_array_equal(cached_row(immediate.cache, position),
+                                          cached_row(deferred.cache, position))
     np.testing.assert_array_equal(immediate.perm, deferred.perm)
+
+
+def lru_order(cache):
+    """The cached positions from the least to the most recently used."""
+    head, order = cache.lru_next.shape[0] - 1, []
+    p = cache.lru_next[head]
+    while p != head:
+        order.append(int(p))
+        p = cache.lru_next[p]
+    return order
 
 
 def test_swap_keeping_the_prefix_recomputes_only_from_the_lower_position():
