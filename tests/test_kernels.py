@@ -7,13 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
-from svmbench.kernels.cache import cache_entries
+from svmbench.kernels.cache import cache_entries, cached_row
 from svmbench.kernels.cross import weighted_kernel_sums
-from svmbench.kernels.math import make_kernel_spec, make_points
+from svmbench.kernels.math import exp_nonpositive, make_kernel_spec, make_points
 from svmbench.kernels.provider import (
     counts,
     kernel_entry,
     kernel_row,
+    kernel_row_once,
     make_provider,
     swap_positions,
 )
@@ -122,6 +123,48 @@ def test_rows_stay_correct_under_any_sequence_of_swaps(operations, cache_rows):
     assert sorted(provider.perm) == list(range(n))
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["row", "entry", "swap", "swap", "swap_keep_prefix"]),
+                          st.integers(0, 29), st.integers(0, 29), st.integers(1, 30)),
+                min_size=1, max_size=60),
+       st.integers(2, 10))
+def test_deferred_swaps_leave_the_cache_as_immediate_ones(operations, cache_rows):
+    """A run of deferred swaps (a shrinking pass) then a request: the same rows, cuts, LRU order
+    and counts as the same swaps made one at a time."""
+    n = 30
+    X = np.random.default_rng(14).normal(size=(n, 5))  # distinct values: a misplaced one shows
+    immediate, deferred = (make_provider(X, "rbf", gamma=0.3, cache_mb=cache_rows * n * 4 / 2**20)
+                           for _ in range(2))
+    for kind, a, b, length in operations:
+        if kind.startswith("swap"):
+            keep = kind == "swap_keep_prefix"
+            swap_positions(immediate, a, b, keep)
+            swap_positions(deferred, a, b, keep, deferred=not keep)
+            continue
+        if kind == "row":
+            np.testing.assert_array_equal(kernel_row(immediate, a, length)[:length],
+                                          kernel_row(deferred, a, length)[:length])
+        else:
+            assert kernel_entry(immediate, a, b) == kernel_entry(deferred, a, b)
+        assert counts(immediate) == counts(deferred)
+        np.testing.assert_array_equal(immediate.cache.length, deferred.cache.length)
+        assert lru_order(immediate.cache) == lru_order(deferred.cache)
+        for position in lru_order(immediate.cache):
+            np.testing.assert_array_equal(cached_row(immediate.cache, position),
+                                          cached_row(deferred.cache, position))
+    np.testing.assert_array_equal(immediate.perm, deferred.perm)
+
+
+def lru_order(cache):
+    """The cached positions from the least to the most recently used."""
+    head, order = cache.lru_next.shape[0] - 1, []
+    p = cache.lru_next[head]
+    while p != head:
+        order.append(int(p))
+        p = cache.lru_next[p]
+    return order
+
+
 def test_swap_keeping_the_prefix_recomputes_only_from_the_lower_position():
     X = random_data(11)
     provider = make_provider(X, "rbf", gamma=0.3, cache_mb=1)
@@ -133,12 +176,51 @@ def test_swap_keeping_the_prefix_recomputes_only_from_the_lower_position():
                                rtol=1e-6)
 
 
-def test_short_and_full_sparse_rows_hold_identical_values():
+@pytest.mark.parametrize("n", [3000, 9000])  # 9000: the columns split among threads
+@pytest.mark.parametrize("sparse", [False, True])
+def test_short_and_full_rows_hold_identical_values(sparse, n):
     """A short row walks the points, a full one the columns: same products, same order."""
-    X = sp.csr_matrix(random_data(12, n=3000, d=40))
-    short, full = (make_provider(X, "rbf", gamma=0.3, cache_mb=0) for _ in range(2))
-    for i in (0, 17, 2999):
-        np.testing.assert_array_equal(kernel_row(short, i, 5)[:5], kernel_row(full, i, 3000)[:5])
+    X = random_data(12, n=n, d=40, sparse=sparse)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=0)
+    short, full = np.empty(n), np.empty(n)  # double precision: no rounding to the cache's
+    for i in (0, 17, n - 1):
+        kernel_row_once(provider, i, 5, short)
+        kernel_row_once(provider, i, n, full)
+        np.testing.assert_array_equal(short[:5], full[:5])
+    for k in range(5):  # the last points to the front, so that a short row reaches them
+        swap_positions(provider, k, n - 1 - k)
+    kernel_row_once(provider, 17, 5, short)
+    kernel_row_once(provider, 17, n, full)
+    np.testing.assert_array_equal(short[:5], full[:5])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("length", [7, 5000])  # by points; by columns and in parallel
+def test_double_precision_rows_match_sklearn_to_rounding(sparse, length):
+    X = random_data(13, n=5000, d=22, sparse=sparse)
+    provider = make_provider(X, "rbf", gamma=0.3, cache_mb=0)
+    out = np.empty(5000)
+    for i in (0, 1234, 4999):
+        kernel_row_once(provider, i, length, out)
+        np.testing.assert_allclose(out[:length], rbf_kernel(X[i:i + 1], X, gamma=0.3)[0, :length],
+                                   rtol=1e-13, atol=1e-300)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(min_value=-800.0, max_value=0.0))
+def test_exp_nonpositive_agrees_with_libm(x):
+    """The RBF kernel's vectorizable exp: within 1e-15 of math.exp, 0 where libm is subnormal."""
+    expected = np.exp(x)
+    if expected < np.finfo(np.float64).tiny:
+        assert exp_nonpositive(x) in (0.0, pytest.approx(expected, rel=1e-15))
+    else:
+        assert exp_nonpositive(x) == pytest.approx(expected, rel=1e-15, abs=0.0)
+
+
+def test_exp_nonpositive_is_exact_at_zero_and_at_powers_of_two():
+    assert exp_nonpositive(0.0) == 1.0 and exp_nonpositive(-0.0) == 1.0
+    for n in range(1, 1000, 37):
+        assert exp_nonpositive(-n * np.log(2.0)) == pytest.approx(2.0 ** -n, rel=1e-15)
 
 
 def test_bad_kernel_parameters_are_named():

@@ -18,11 +18,11 @@ BLOCK_ROWS = 2048
 
 @njit(cache=True)
 def _kernel_rows(points_a, points_b, spec, row, out, buffer):
-    """out[j] = k(a_row, b_j) for every point b_j (walking b's columns when it has them); returns
-    the number of kernel values computed."""
+    """out[j] = k(a_row, b_j) for every point b_j (walking b's columns when a and b are both
+    sparse or both dense); returns the number of kernel values computed."""
     sqnorm_a, sqnorm_b = points_a[4], points_b[4]
     computed = 0
-    if is_sparse(points_b) and is_sparse(points_a):
+    if is_sparse(points_b) == is_sparse(points_a):
         dots_by_columns(points_b, row, points_a, out)
         for j in range(out.shape[0]):
             out[j] = apply_kernel(spec, out[j], sqnorm_a[row], sqnorm_b[j])

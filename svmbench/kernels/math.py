@@ -2,13 +2,17 @@
 
 A *points* bundle is a tuple of arrays that compiled code can take as one argument:
 ``(dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)``. Dense data
-fills ``dense`` (n x d) and leaves the sparse arrays empty; sparse data fills the CSR arrays and
+fills ``dense`` (n x d) and leaves the CSR arrays empty; sparse data fills the CSR arrays and
 leaves ``dense`` as a 0 x 0 array. ``sqnorm`` holds ||x||^2 for every point (used by the RBF
-kernel); its length is the number of points. Sparse sets also keep a CSC copy (the ``col_*``
-arrays): the inner products of one point with all points are accumulated column by column,
-touching only the points that share a feature with it — n * sum_f p_f^2 multiply-adds for
-feature frequencies p_f, never more than the n * sum_f p_f of walking the rows, and with
-sequential reads (about 17x faster per kernel row on Web data).
+kernel); its length is the number of points. Both keep a copy by columns (the ``col_*`` arrays),
+so that the inner products of one point with all points are accumulated column by column:
+- sparse, a CSC copy: only the points that share a feature with it are touched — n * sum_f p_f^2
+  multiply-adds for feature frequencies p_f, never more than the n * sum_f p_f of walking the
+  rows, and with sequential reads (about 17x faster per kernel row on Web data);
+- dense, the transposed matrix (column f is ``col_values[col_indptr[f]:col_indptr[f + 1]]``,
+  ``col_indices`` empty): one contiguous multiply-add loop per feature, which vectorizes (about 3x
+  faster than a dot product per point at 22 features), summed in the same feature order as the
+  dot product per point, so the values are identical either way.
 
 A *kernel spec* is ``(kind, gamma, coef0, degree)`` with kind one of LINEAR, POLY, RBF.
 """
@@ -25,8 +29,10 @@ def make_points(X):
     """Bundle a dense array or a scipy sparse matrix into the points tuple used by compiled code."""
     if not sp.issparse(X):
         dense = np.ascontiguousarray(X, dtype=np.float64)
-        return (dense, *_sparse_arrays(None), np.einsum("ij,ij->i", dense, dense),
-                *_sparse_arrays(None))
+        n, d = dense.shape
+        columns = (np.arange(d + 1, dtype=np.int64) * n, np.zeros(0, dtype=np.int32),
+                   np.ascontiguousarray(dense.T).ravel())
+        return (dense, *_sparse_arrays(None), np.einsum("ij,ij->i", dense, dense), *columns)
     csr = sp.csr_matrix(X, dtype=np.float64)
     csr.sum_duplicates()
     sqnorm = np.asarray(csr.multiply(csr).sum(axis=1), dtype=np.float64).ravel()
@@ -56,20 +62,68 @@ def is_sparse(points):
 
 
 @njit(cache=True)
-def dots_by_columns(points, query, query_points, dots):
-    """dots[j] = <q, x_j> for every point j, q being point ``query`` of the sparse ``query_points``.
+def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
+    """dots[j] = <q, x_j> for the points j in [first, stop) (stop -1: all), q being point
+    ``query`` of ``query_points`` (sparse when ``points`` are sparse, dense when they are dense).
 
-    Walks the columns of q's nonzero features, so only points sharing a feature are touched.
+    Sparse: walks the columns of q's nonzero features, so only points sharing a feature are
+    touched (a column's rows are sorted: its part in the range is found by bisection). Dense:
+    adds q_f times column f for every feature f in turn. The sums run in the same feature order
+    for every range, so splitting the points among threads changes no value.
     """
     col_indptr, col_indices, col_values = points[5], points[6], points[7]
+    stop = points[4].shape[0] if stop < 0 else stop
+    part = dots[first:stop]
+    part[:] = 0.0
+    if not is_sparse(points):
+        q = query_points[0][query]
+        for feature in range(q.shape[0]):
+            column = col_values[col_indptr[feature] + first:col_indptr[feature] + stop]
+            _add_scaled(part, column, q[feature])
+        return
     q_indptr, q_indices, q_values = query_points[1], query_points[2], query_points[3]
-    dots[:] = 0.0
     for k in range(q_indptr[query], q_indptr[query + 1]):
         feature, value = q_indices[k], q_values[k]
         if feature + 1 >= col_indptr.shape[0]:
             continue
-        for q in range(col_indptr[feature], col_indptr[feature + 1]):
+        rows = col_indices[col_indptr[feature]:col_indptr[feature + 1]]
+        start = col_indptr[feature] + (np.searchsorted(rows, first) if first > 0 else 0)
+        for q in range(start, col_indptr[feature + 1]):
+            if col_indices[q] >= stop:
+                break
             dots[col_indices[q]] += value * col_values[q]
+
+
+# exp(x) for x <= 0 without a call into libm, so that the loops filling kernel rows vectorize
+# (numba's LLVM has no vector exp): Cody-Waite reduction x = n ln 2 + r, |r| <= ln 2 / 2, with
+# ln 2 split in a high part exact in n * LN2_HI and a low part; exp(r) by its Taylor polynomial of
+# degree 12 (truncation error < 2e-16 relative); 2^n written into the exponent bits. Relative error
+# about 2e-16 against libm's exp; exactly 1 at x = 0; 0 where libm returns a subnormal.
+LOG2_E = 1.4426950408889634
+LN2_HI = 6.93147180369123816490e-01
+LN2_LO = 1.90821492927058770002e-10
+EXP_UNDERFLOW = float(np.log(np.finfo(np.float64).tiny))  # -708.396...: exp is subnormal below
+EXP_TAYLOR = tuple(1.0 / np.prod(np.arange(1.0, k + 1.0)) for k in range(13))
+
+
+@njit(cache=True, inline="always")
+def exp_nonpositive(x):
+    """exp(x) for x <= 0 (see EXP_TAYLOR above)."""
+    v = max(x, EXP_UNDERFLOW)
+    n = np.floor(v * LOG2_E + 0.5)
+    r = (v - n * LN2_HI) - n * LN2_LO
+    c = EXP_TAYLOR
+    poly = c[0] + r * (c[1] + r * (c[2] + r * (c[3] + r * (c[4] + r * (c[5] + r * (c[6] + r * (
+        c[7] + r * (c[8] + r * (c[9] + r * (c[10] + r * (c[11] + r * c[12])))))))))))
+    power = np.int64((np.int64(n) + 1023) << 52).view(np.float64)
+    return poly * power if x >= EXP_UNDERFLOW else 0.0
+
+
+@njit(cache=True)
+def _add_scaled(total, column, value):
+    """total += value * column (a loop from 0, so that it vectorizes)."""
+    for j in range(total.shape[0]):
+        total[j] += column[j] * value
 
 
 @njit(cache=True)
@@ -78,7 +132,7 @@ def apply_kernel(spec, dot, sqnorm_a, sqnorm_b):
     kind, gamma, coef0, degree = spec
     if kind == RBF:
         dist = sqnorm_a + sqnorm_b - 2.0 * dot
-        return np.exp(-gamma * max(dist, 0.0))
+        return exp_nonpositive(-gamma * max(dist, 0.0))
     if kind == POLY:
         return (gamma * dot + coef0) ** degree
     return dot

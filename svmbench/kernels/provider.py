@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from svmbench.kernels.cache import (
+    apply_pending_swaps,
     cache_entries,
     cached_row,
     get_data,
@@ -41,6 +42,7 @@ from svmbench.kernels.math import (
     apply_kernel,
     dot_with_buffer,
     dots_by_columns,
+    exp_nonpositive,
     is_sparse,
     load_point,
     make_kernel_spec,
@@ -59,6 +61,9 @@ PARALLEL_MIN_ENTRIES = 4096
 # cost of a nonzero walked point by point relative to one walked column by column: about even
 # on Adult and Web rows (a8a, w7a) once the point-by-point sum is written out in _fill_range
 POINT_WALK_COST = 1.0
+# the same for dense data: a dot product per point costs about 3x the vectorized column loop
+# (22 features, ijcnn1; more features favour the columns further)
+DENSE_POINT_WALK_COST = 3.0
 
 KernelProvider = namedtuple(
     "KernelProvider",
@@ -70,7 +75,8 @@ KernelProvider = namedtuple(
         "perm",  # perm[p] = training sample at position p
         "diag",  # diag[p] = Q at (p, p)
         "buffer",  # dense work vector of n_features entries, all zero between calls
-        "dots",  # work vector of n inner products (sparse points walked by columns)
+        "dots",  # work vector of n inner products by sample (points walked by columns)
+        "work",  # work vector of n double-precision kernel values by position (a row being filled)
         "cache",  # the rows (svmbench.kernels.cache.RowCache; float64 for a precomputed matrix)
         "settings",  # [caching enabled (0/1)]
         "counters",  # [kernel_requested, kernel_computed]
@@ -112,6 +118,7 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         diag=np.empty(n, dtype=np.float64),
         buffer=np.zeros(max(X.shape[1], 1), dtype=np.float64),
         dots=np.zeros(n, dtype=np.float64),
+        work=np.zeros(n, dtype=np.float64),
         cache=make_row_cache(n, cache_entries(n, cache_mb)),
         settings=np.array([1 if cache_mb > 0 else 0], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
@@ -146,6 +153,7 @@ def make_precomputed_provider(gram, members, signs=None, shift=0.0, ridge=0.0):
         diag=diag,
         buffer=np.zeros(1, dtype=np.float64),
         dots=np.zeros(n, dtype=np.float64),
+        work=np.zeros(n, dtype=np.float64),
         cache=make_full_cache(matrix),
         settings=np.array([1], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
@@ -186,15 +194,17 @@ def fill_diagonal(provider):
 
 
 @njit(cache=True)
-def _fill_range(points, spec, signs, shift, perm, x, dots, i, out, start, stop, by_columns):
+def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, stop, by_columns):
     """out[p] = s_i s_j (k(x_i, x_j) + shift), j = perm[p], for p in [start, stop); inner products
     from ``dots`` (indexed by sample) when they were accumulated by columns, else from the dense
-    vector ``x``."""
+    vector ``x``. Three passes over ``work`` (by position), so that the RBF kernel's exponentials
+    run in a loop of their own that vectorizes; every loop runs over slices from 0 (from a
+    variable start, numba's index wraparound check keeps a loop scalar)."""
     sqnorm, indptr, indices, values = points[4], points[1], points[2], points[3]
-    sparse = is_sparse(points)
-    sign_i = signs[i]
-    for p in range(start, stop):
-        j = perm[p]
+    sparse, kind, gamma = is_sparse(points), spec[0], spec[1]
+    samples, kernel, row = perm[start:stop], work[start:stop], out[start:stop]
+    for p in range(samples.shape[0]):
+        j = samples[p]
         if by_columns:
             dot = dots[j]
         elif sparse:  # dot_with_buffer written out: a call per entry costs ~5x the sum
@@ -203,31 +213,53 @@ def _fill_range(points, spec, signs, shift, perm, x, dots, i, out, start, stop, 
                 dot += values[k] * x[indices[k]]
         else:
             dot = dot_with_buffer(points, j, x)
-        out[p] = sign_i * signs[j] * (apply_kernel(spec, dot, sqnorm[i], sqnorm[j]) + shift)
+        if kind == RBF:  # the exponent -gamma ||x_i - x_j||^2
+            kernel[p] = -gamma * max(sqnorm[i] + sqnorm[j] - 2.0 * dot, 0.0)
+        else:
+            kernel[p] = apply_kernel(spec, dot, sqnorm[i], sqnorm[j])
+    if kind == RBF:
+        for p in range(kernel.shape[0]):
+            kernel[p] = exp_nonpositive(kernel[p])
+    sign_i = signs[i]
+    for p in range(row.shape[0]):
+        row[p] = sign_i * signs[samples[p]] * (kernel[p] + shift)
 
 
 @njit(cache=True, parallel=True)
 def _fill_range_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
-                         col_values, kind, gamma, coef0, degree, signs, shift, perm, x, dots, i,
-                         out, start, stop, by_columns):
+                         col_values, kind, gamma, coef0, degree, signs, shift, perm, x, dots, work,
+                         i, out, start, stop, by_columns):
     # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
     chunk = PARALLEL_MIN_ENTRIES // 4
     n_chunks = (stop - start + chunk - 1) // chunk
     for c in prange(n_chunks):
         lo = start + c * chunk
         _fill_range((dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values),
-                    (kind, gamma, coef0, degree), signs, shift, perm, x, dots, i, out, lo,
+                    (kind, gamma, coef0, degree), signs, shift, perm, x, dots, work, i, out, lo,
                     min(stop, lo + chunk), by_columns)
+
+
+@njit(cache=True, parallel=True)
+def _dots_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values,
+                   i, dots):
+    """dots_by_columns of point i with every point, the points split among the threads."""
+    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
+    n = sqnorm.shape[0]
+    chunk = PARALLEL_MIN_ENTRIES // 4
+    for c in prange((n + chunk - 1) // chunk):
+        dots_by_columns(points, i, points, dots, c * chunk, min(n, (c + 1) * chunk))
 
 
 @njit(cache=True)
 def _walk_columns(points, i, count):
-    """Whether the inner products of sparse point i with ``count`` points are cheaper column by
-    column (touching all n points: every point that shares a feature with i) than point by point
+    """Whether the inner products of point i with ``count`` points are cheaper column by column
+    (touching all n points: sparse, every point that shares a feature with i) than point by point
     (touching the nonzeros of the ``count`` points). Both sum the same products in the same
     feature order, so the kernel values are identical either way."""
     indptr, indices, col_indptr = points[1], points[2], points[5]
     n = points[4].shape[0]
+    if not is_sparse(points):
+        return count * DENSE_POINT_WALK_COST >= n
     by_columns = n  # clearing the n sums
     for k in range(indptr[i], indptr[i + 1]):
         feature = indices[k]
@@ -242,17 +274,19 @@ def _fill_row(provider, position, out, start, stop):
     """Compute Q at (position, p) for p in [start, stop) into out."""
     points = provider.points
     i = provider.perm[position]
-    by_columns = is_sparse(points) and _walk_columns(points, i, stop - start)
-    if by_columns:
+    by_columns = _walk_columns(points, i, stop - start)
+    if by_columns and points[4].shape[0] >= PARALLEL_MIN_ENTRIES:
+        _dots_parallel(*points, i, provider.dots)
+    elif by_columns:
         dots_by_columns(points, i, points, provider.dots)
     x = load_point(points, i, provider.buffer)
     signs, shift = provider.signs, provider.fold[SHIFT]
     if stop - start >= PARALLEL_MIN_ENTRIES:
         _fill_range_parallel(*points, *provider.spec, signs, shift, provider.perm, x,
-                             provider.dots, i, out, start, stop, by_columns)
+                             provider.dots, provider.work, i, out, start, stop, by_columns)
     else:
-        _fill_range(points, provider.spec, signs, shift, provider.perm, x, provider.dots, i, out,
-                    start, stop, by_columns)
+        _fill_range(points, provider.spec, signs, shift, provider.perm, x, provider.dots,
+                    provider.work, i, out, start, stop, by_columns)
     release_point(points, i, provider.buffer)
     if start <= position < stop:
         out[position] += provider.fold[RIDGE]
@@ -283,6 +317,7 @@ def kernel_row_once(provider, position, length, out):
     only cost memory and page faults. Counted as requested and computed, unless the row is already
     cached (a precomputed kernel matrix).
     """
+    apply_pending_swaps(provider.cache)
     provider.counters[REQUESTED] += length
     if provider.settings[CACHING] == 1 and provider.cache.length[position] >= length:
         out[:length] = cached_row(provider.cache, position)[:length]
@@ -294,6 +329,7 @@ def kernel_row_once(provider, position, length, out):
 @njit(cache=True)
 def kernel_entry(provider, position_a, position_b):
     """One entry Q at (a, b), served from a cached row when there is one."""
+    apply_pending_swaps(provider.cache)
     provider.counters[REQUESTED] += 1
     if provider.settings[CACHING] == 1:
         for position, other in ((position_a, position_b), (position_b, position_a)):
@@ -310,16 +346,18 @@ def kernel_entry(provider, position_a, position_b):
 
 
 @njit(cache=True)
-def swap_positions(provider, a, b, keep_prefix=False):
+def swap_positions(provider, a, b, keep_prefix=False, deferred=False):
     """Exchange positions a and b (LIBSVM's swap_index): data, diagonal and cached rows.
 
     A cached row that holds min(a, b) but not max(a, b) is dropped, as LIBSVM does; with
     ``keep_prefix`` it keeps its entries before min(a, b) instead (for solvers that move
-    samples across the end of a prefix they request, such as Keerthi's I0).
+    samples across the end of a prefix they request, such as Keerthi's I0). ``deferred``
+    leaves the cached rows' entries to the next request (svmbench.kernels.cache: for a run of
+    swaps, such as a shrinking pass).
     """
     if a == b:
         return
     provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
     provider.diag[a], provider.diag[b] = provider.diag[b], provider.diag[a]
-    swap_index(provider.cache, a, b, keep_prefix)
+    swap_index(provider.cache, a, b, keep_prefix, deferred)
 

@@ -36,6 +36,36 @@ def check_two_classes(y):
         raise ValueError("a soft-margin SVM with bias needs labels of both signs (+1 and -1)")
 
 
+# independent running maxima in ``lane_max``: enough for a vector register of doubles
+LANES = 8
+
+
+@njit(cache=True)
+def lane_max(values):
+    """max(values) (-inf when empty), kept in LANES independent lanes so that the loop vectorizes;
+    the maximum of a set does not depend on the order it is taken in."""
+    lanes = np.full(LANES, -np.inf)
+    whole = values.shape[0] - values.shape[0] % LANES
+    for t in range(0, whole, LANES):
+        for k in range(LANES):
+            lanes[k] = max(lanes[k], values[t + k])
+    best = -np.inf
+    for t in range(whole, values.shape[0]):
+        best = max(best, values[t])
+    for k in range(LANES):
+        best = max(best, lanes[k])
+    return best
+
+
+@njit(cache=True)
+def last_index_of(values, target):
+    """The last t with values[t] == target, or -1."""
+    for t in range(values.shape[0] - 1, -1, -1):
+        if values[t] == target:
+            return t
+    return -1
+
+
 @njit(cache=True)
 def is_free(alpha_i, C):
     return 0.0 < alpha_i < C
