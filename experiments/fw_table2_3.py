@@ -3,9 +3,10 @@
 beside the paper's."""
 
 import pandas as pd
-from _common import sources_and_cells
+from _common import convergence_note, sources_and_cells
 
 from svmbench.analysis.reference import load_reference
+from svmbench.store import FINISHED
 
 ALGORITHMS = ("cvm", "fw", "mfw")
 # artefact -> (title, our column, reference table, its column suffix, number format)
@@ -13,9 +14,26 @@ TABLES = {
     "fw_table2": ("Table 2 — test accuracy (%)", "accuracy", "fw_table2", "acc", "{:.2f}"),
     "fw_table3": ("Table 3 — training time (s)", "train_time_s", "fw_table3", "time", "{:.3g}"),
 }
-# staged in ../shared/data (MANIFEST.md); the paper's other sets are not
+# staged in ../shared/data (MANIFEST.md); the paper's other sets are not (USPS: its test file only)
 STAGED = {"a1a", "a2a", "a3a", "a4a", "a7a", "w1a", "w4a", "w6a", "w7a", "w8a", "ijcnn1", "letter",
           "pendigits", "shuttle"}
+# cells (dataset, C, algorithm) left out of the paper sweeps: one fit (seed 0, one core) ran past
+# the time limit and was stopped
+TOO_SLOW = {("a7a", 1, "cvm"): "one fit > 4 min", ("a7a", 1, "fw"): "one fit > 5 min",
+            ("a7a", 1, "mfw"): "one fit > 5 min"}
+
+
+def not_run_reason(key):
+    """'not run here: data not available' for a set of the paper's that is not staged, else ''."""
+    return "" if key in STAGED else "not run here: data not available"
+
+
+def too_slow(key, C, algorithm):
+    """'not run here: time (...)' for a cell left out for time (at any C when ``C`` is None, i.e.
+    no record of the set says its C), else ''."""
+    reasons = [reason for (dataset, c, a), reason in TOO_SLOW.items()
+               if (dataset, a) == (key, algorithm) and C in (None, c)]
+    return f"not run here: time ({reasons[0]})" if reasons else ""
 
 
 def converged(records):
@@ -24,13 +42,24 @@ def converged(records):
     return runs.assign(accuracy=100.0 * (1.0 - runs["test_error"])) if len(runs) else runs
 
 
-def summary(records):
-    """Mean and std per (dataset, algorithm) of accuracy and training time, and what ran (an
-    empty frame before any cell converged)."""
+CELL = ("dataset", "algorithm")
+
+
+def unconverged(records, keys=CELL):
+    """'k of n folds <status>' per ``keys`` (a cell) with finished folds that did not converge
+    (their numbers are left out of the means)."""
+    finished = records[records["status"].isin(FINISHED)] if len(records) else records
+    return {key: note for key, cell in finished.groupby(list(keys))
+            if (note := convergence_note(cell))}
+
+
+def summary(records, keys=CELL):
+    """Mean and std per ``keys`` (a cell) of accuracy and training time, and what ran (an empty
+    frame before any cell converged)."""
     runs = converged(records)
     if runs.empty:
-        return pd.DataFrame(index=pd.MultiIndex.from_tuples([], names=["dataset", "algorithm"]))
-    return runs.groupby(["dataset", "algorithm"]).agg(
+        return pd.DataFrame(index=pd.MultiIndex.from_tuples([], names=list(keys)))
+    return runs.groupby(list(keys)).agg(
         accuracy_mean=("accuracy", "mean"), accuracy_std=("accuracy", "std"),
         train_time_s_mean=("train_time_s", "mean"), train_time_s_std=("train_time_s", "std"),
         n_sv=("n_sv", "mean"), runs=("seed", "nunique"))
@@ -39,43 +68,70 @@ def summary(records):
 def render(records, artefact):
     """Markdown of Table 2 or 3 (by the artefact's name) from the records of its cells."""
     title, column, reference, suffix, number = TABLES[artefact.name]
-    ours = summary(records)
+    ours, notes = summary(records), unconverged(records)
+    set_C = records.groupby("dataset")["C"].first() if len(records) else {}
     paper = load_reference(reference)
-    cell = (lambda mean, std: f"{number.format(mean)} ± {number.format(std)}")
+    cell = (lambda mean, std: number.format(mean) if pd.isna(std)  # one fold: no spread
+            else f"{number.format(mean)} ± {number.format(std)}")
     header = ["Dataset"] + [f"{a.upper()} {side}" for a in ALGORITHMS for side in ("ours", "paper")]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for _, row in paper.iterrows():
-        key = row["dataset_key"] if isinstance(row["dataset_key"], str) else ""
+        key = dataset_key(row)
         cells = []
         for algorithm in ALGORITHMS:
             paper_value = cell(row[f"{algorithm}_{suffix}"], row[f"{algorithm}_std"])
-            if (key, algorithm) in ours.index:
-                mine = ours.loc[(key, algorithm)]
-                cells.append(f"{cell(mine[f'{column}_mean'], mine[f'{column}_std'])} | "
-                             f"{paper_value}")
-            else:
-                cells.append(f"— | {paper_value}")
-        note = "" if key in STAGED else " (not run here: data not available)"
+            mine = (cell(ours.loc[(key, algorithm), f"{column}_mean"],
+                         ours.loc[(key, algorithm), f"{column}_std"])
+                    if (key, algorithm) in ours.index
+                    else too_slow(key, set_C.get(key), algorithm) or "—")
+            if (key, algorithm) in notes:
+                mine += f" (not converged: {notes[(key, algorithm)]})"
+            cells.append(f"{mine} | {paper_value}")
+        note = f" ({reason})" if (reason := not_run_reason(key)) else ""
         lines.append(f"| {row['dataset']}{note} | " + " | ".join(cells) + " |")
     return "\n\n".join([f"# frank-wolfe-svm {title}", f"SCALE={artefact.scale}.",
                         "\n".join(lines), describe(records),
                         *sources_and_cells(records, artefact)])
 
 
+def dataset_key(row):
+    """Our name of a set of the paper's reference tables ('' where we have none)."""
+    return row["dataset_key"] if isinstance(row["dataset_key"], str) else ""
+
+
 def describe(records):
     """What ran: kernel width rule, C, eps, sampling, repetitions, timing conditions."""
     if records.empty:
         return "No records stored for these cells yet."
-    settings = records.drop_duplicates(["dataset", "algorithm"])
-    per_set = ", ".join(f"{d} C={c:g}" for d, c in
-                        settings.groupby("dataset")["C"].first().items())
-    return (f"Ours: mean ± std over seeds {sorted(records['seed'].unique().tolist())} (each seed "
+    settings = records.drop_duplicates(["dataset", "algorithm", "C"])
+    seeds = sorted(records["seed"].unique().tolist())
+    per_set = ", ".join(f"{d} C={'/'.join(f'{c:g}' for c in sorted(cs))}"
+                        + other_seeds(records, d, seeds)
+                        for d, cs in settings.groupby("dataset")["C"].unique().items())
+    return (f"Ours: mean ± std over seeds {seeds} (each seed "
             f"draws the initial MEB of 20 points and the 59-point samples); kernel width gamma = "
             f"{', '.join(sorted(settings['gamma'].astype(str).unique()))} (paper_default: "
             "exp(-||x-z||^2 / 2 sigma^2), sigma^2 = mean squared distance, §5.2.1); eps = "
             f"{', '.join(f'{e:g}' for e in sorted(settings['eps'].unique()))}; sampling "
             f"{', '.join(str(s) for s in sorted(settings['sample_size'].unique()))} points; "
             f"{per_set}; cache_mb {', '.join(str(c) for c in sorted(settings['cache_mb'].unique()))}"
-            f"; {int(settings['threads'].iloc[0])} numba threads. Times are wall-clock on a "
-            "2-core machine shared with five other jobs (under load), numba compilation excluded. "
-            "Staged sets without our values did not fit this run's time budget.")
+            f"; numba threads: {threads_per_set(settings)}. Times are wall-clock on a 2-core "
+            "machine shared with other jobs (under load), numba compilation excluded. Means "
+            "and std are over converged folds only; folds that did not converge are named "
+            "beside the cell.")
+
+
+def other_seeds(records, dataset, seeds):
+    """' (cvm seeds [0], fw seeds [0, 1])' where a set's algorithms ran other seeds than
+    ``seeds``, else ''."""
+    own = records[records["dataset"] == dataset].groupby("algorithm")["seed"].unique()
+    differ = [f"{a} seeds {sorted(s.tolist())}" for a, s in own.items()
+              if sorted(s.tolist()) != seeds]
+    return f" ({', '.join(differ)})" if differ else ""
+
+
+def threads_per_set(settings):
+    """'2 (a1a, w1a); 1 (shuttle)': the numba thread count each set's records ran with."""
+    sets = settings.groupby("threads")["dataset"].unique()
+    return "; ".join(f"{int(threads)} ({', '.join(sorted(names))})"
+                     for threads, names in sets.items())

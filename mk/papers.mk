@@ -5,7 +5,8 @@
 # lets the table render, then the target exits non-zero.
 ARTEFACTS := gs2005-table1 gs2005-table2 gs2008-table2 gs2008-table3 gs2008-table7 gs2008-fig2-3 \
              rosen-table1 rosen-table2 tsang-fig1 tsang-table2 tsang-table3 \
-             fw-table2 fw-table3 fw-fig3 fw-fig4 fw-table8 fw-stopping fw-tables4-7-ours
+             fw-table2 fw-table3 fw-fig3 fw-fig4 fw-fig5 fw-fig6 fw-fig7 fw-fig8 fw-table8 \
+             fw-stopping fw-tables4-7-ours
 LAUNCHER ?=
 # make tables / figures re-render the committed (paper-scale) output unless SCALE is given
 RENDER_SCALE = $(if $(filter command line environment,$(origin SCALE)),$(SCALE),paper)
@@ -13,8 +14,8 @@ RENDER_SCALE = $(if $(filter command line environment,$(origin SCALE)),$(SCALE),
 .PHONY: $(ARTEFACTS) tables figures paper
 
 ## gs2005-table1 .. gs2008-fig2-3, rosen-table1 rosen-table2, tsang-fig1 tsang-table2
-## tsang-table3, fw-table2 fw-table3 fw-fig3 fw-fig4 fw-table8 fw-stopping fw-tables4-7-ours: run
-## the artefact's sweep at SCALE, then render its table (and figure)
+## tsang-table3, fw-table2 fw-table3 fw-fig3 .. fw-fig8 fw-table8 fw-stopping fw-tables4-7-ours:
+## run the artefact's sweep at SCALE, then render its table (and figure)
 $(ARTEFACTS): venv
 	@status=0; $(PY) -m svmbench.runner -m +experiment=$(subst -,_,$@) scale=$(SCALE) $(LAUNCHER) \
 	  || status=$$?; \
@@ -24,10 +25,11 @@ $(ARTEFACTS): venv
 tables: venv
 	$(PY) -m svmbench.render --all --scale $(RENDER_SCALE)
 
-## figures: re-render every figure (gs2008 Figs. 2-3, tsang Fig. 1, fw Figs. 3-4) from its stored
+## figures: re-render every figure (gs2008 Figs. 2-3, tsang Fig. 1, fw Figs. 3-8) from its stored
 ## records, no training
 figures: venv
-	$(PY) -m svmbench.render gs2008_fig2_3 tsang_fig1 fw_fig3 fw_fig4 --scale $(RENDER_SCALE)
+	$(PY) -m svmbench.render gs2008_fig2_3 tsang_fig1 fw_fig3 fw_fig4 fw_fig5 fw_fig6 fw_fig7 \
+	  fw_fig8 --scale $(RENDER_SCALE)
 
 ## paper: every artefact at paper scale (hours on 2 cores; LAUNCHER=... for a cluster)
 paper:
