@@ -85,3 +85,36 @@ def test_counts_k1_at_most_k2_and_distinct_prefixes_with_a_big_cache(requests, c
         assert computed == requested
     if cache_mb == 10.0:
         assert computed == sum(longest.values())
+
+
+def test_a_dropped_cache_lends_its_pool_to_the_next_and_live_caches_never_share():
+    import gc
+
+    from svmbench.kernels import cache as cache_module
+
+    cache_module._SPARE_POOL.clear()
+    first = make_row_cache(100, 5000)
+    address = first.pool.__array_interface__["data"][0]
+    second = make_row_cache(100, 5000)  # the first is alive: fresh memory
+    assert not np.shares_memory(first.pool, second.pool)
+    del first
+    gc.collect()
+    third = make_row_cache(100, 4000)  # smaller: fits in the dropped one
+    assert third.pool.__array_interface__["data"][0] == address
+    fourth = make_row_cache(100, 4000)  # the spare is lent: fresh memory again
+    for one, other in ((second, third), (third, fourth), (second, fourth)):
+        assert not np.shares_memory(one.pool, other.pool)
+
+
+def test_a_row_held_after_its_provider_is_dropped_keeps_its_values():
+    import gc
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(50, 4))
+    row = kernel_row(make_provider(X, "rbf", gamma=0.5, cache_mb=1), 7, 50)
+    expected = row.copy()
+    gc.collect()
+    other = make_provider(rng.normal(size=(50, 4)), "rbf", gamma=0.5, cache_mb=1)
+    for p in range(50):
+        kernel_row(other, p, 50)  # fills whatever pool the new provider got
+    np.testing.assert_array_equal(row, expected)

@@ -29,6 +29,7 @@ cached row for every swap (on ijcnn1, 48,574 swaps over about 3,000 cached rows 
 of smo_wss2's time). Every request (``get_data``) applies what is pending first.
 """
 
+import weakref
 from collections import namedtuple
 
 import numpy as np
@@ -36,6 +37,11 @@ from numba import njit
 
 # the pool's room beyond the budget, as a fraction of it (see the module note)
 POOL_SLACK = 0.25
+# the pool of the last cache dropped, kept for the next one: its memory is mapped already. A new
+# gigabyte costs its page faults, which were half of smo_wss2's time on a8a and ijcnn1 when every
+# fit took fresh memory (2.2 s of system time in a 5 s fit); LIBSVM's rows, malloc'ed one by one,
+# come back from the heap the same way.
+_SPARE_POOL = []
 
 RowCache = namedtuple(
     "RowCache",
@@ -64,7 +70,7 @@ def make_row_cache(n, entries, dtype=np.float32):
     1.25 n^2 + 2n)."""
     held = min(entries, n * n)
     return RowCache(
-        pool=np.empty(held + int(POOL_SLACK * held) + 2 * n, dtype=dtype),
+        pool=_pool(held + int(POOL_SLACK * held) + 2 * n, dtype),
         offset=np.zeros(n, dtype=np.int64),
         length=np.zeros(n, dtype=np.int64),
         lru_prev=np.full(n + 1, n, dtype=np.int64),
@@ -72,6 +78,27 @@ def make_row_cache(n, entries, dtype=np.float32):
         state=np.array([entries, 0, -1, 0, 0, 0], dtype=np.int64),
         pending=np.zeros((n, 2), dtype=np.int64),
     )
+
+
+def _pool(size, dtype):
+    """``size`` entries of the spare pool when it is large enough, else new memory; the memory
+    becomes the spare pool when the returned array is dropped (the larger of the two is kept)."""
+    spare = _SPARE_POOL.pop() if _SPARE_POOL else None
+    if spare is not None and spare.dtype == dtype and spare.shape[0] >= size:
+        base = spare
+    else:
+        base = np.empty(size, dtype=dtype)
+        if spare is not None:
+            _SPARE_POOL.append(spare)
+    pool = base[:size]
+    weakref.finalize(pool, _keep_spare, base)
+    return pool
+
+
+def _keep_spare(base):
+    if _SPARE_POOL and _SPARE_POOL[0].nbytes >= base.nbytes:
+        return
+    _SPARE_POOL[:] = [base]
 
 
 def make_full_cache(matrix):

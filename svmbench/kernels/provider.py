@@ -55,9 +55,14 @@ REQUESTED, COMPUTED = 0, 1
 # fold[...] indices
 SHIFT, RIDGE = 0, 1
 # settings[...] indices
-CACHING = 0
-# rows shorter than this are filled by one thread: the fork/join costs more than it saves
+CACHING, PARALLEL_MIN = 0, 1
+# rows shorter than this are filled by one thread: the fork/join costs more than it saves. It
+# is a trade (2 threads vs 1, smo_wss2 wall, this 2-core machine): at 4096, a4a 0.25 s vs 0.13
+# (waking the sleeping workers for every short row), ijcnn1 2.10 vs 2.25; at 32768, a4a 0.13 vs
+# 0.13 but ijcnn1 3.3-3.7 vs 3.4-4.6. The provider's settings carry it: change it without compiling
 PARALLEL_MIN_ENTRIES = 4096
+# entries a thread takes at a time in the parallel loops
+PARALLEL_CHUNK = 1024
 # cost of a nonzero walked point by point relative to one walked column by column: about even
 # on Adult and Web rows (a8a, w7a) once the point-by-point sum is written out in _fill_range
 POINT_WALK_COST = 1.0
@@ -78,7 +83,7 @@ KernelProvider = namedtuple(
         "dots",  # work vector of n inner products by sample (points walked by columns)
         "work",  # work vector of n double-precision kernel values by position (a row being filled)
         "cache",  # the rows (svmbench.kernels.cache.RowCache; float64 for a precomputed matrix)
-        "settings",  # [caching enabled (0/1)]
+        "settings",  # [caching enabled (0/1), shortest row filled in parallel]
         "counters",  # [kernel_requested, kernel_computed]
     ],
 )
@@ -120,7 +125,7 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         dots=np.zeros(n, dtype=np.float64),
         work=np.zeros(n, dtype=np.float64),
         cache=make_row_cache(n, cache_entries(n, cache_mb)),
-        settings=np.array([1 if cache_mb > 0 else 0], dtype=np.int64),
+        settings=np.array([1 if cache_mb > 0 else 0, PARALLEL_MIN_ENTRIES], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
     )
     fill_diagonal(provider)
@@ -155,7 +160,7 @@ def make_precomputed_provider(gram, members, signs=None, shift=0.0, ridge=0.0):
         dots=np.zeros(n, dtype=np.float64),
         work=np.zeros(n, dtype=np.float64),
         cache=make_full_cache(matrix),
-        settings=np.array([1], dtype=np.int64),
+        settings=np.array([1, PARALLEL_MIN_ENTRIES], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
     )
 
@@ -226,28 +231,37 @@ def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, 
 
 
 @njit(cache=True, parallel=True)
-def _fill_range_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
+def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
                          col_values, kind, gamma, coef0, degree, signs, shift, perm, x, dots, work,
                          i, out, start, stop, by_columns):
-    # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
-    chunk = PARALLEL_MIN_ENTRIES // 4
-    n_chunks = (stop - start + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        lo = start + c * chunk
-        _fill_range((dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values),
-                    (kind, gamma, coef0, degree), signs, shift, perm, x, dots, work, i, out, lo,
-                    min(stop, lo + chunk), by_columns)
+    """_fill_range over [start, stop), PARALLEL_CHUNK entries to a thread at a time (the tuples
+    travel unpacked: numba's parallel regions take arrays and scalars only)."""
+    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
+    for c in prange((stop - start + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
+        lo = start + c * PARALLEL_CHUNK
+        _fill_range(points, (kind, gamma, coef0, degree), signs, shift, perm, x, dots, work, i,
+                    out, lo, min(stop, lo + PARALLEL_CHUNK), by_columns)
+
+
+@njit(cache=True)
+def fill_chunks(points, spec, signs, shift, perm, x, dots, work, i, out, start, stop, by_columns):
+    """_fill_range over [start, stop), PARALLEL_CHUNK entries at a time, in this thread (measured
+    faster than one piece: dense ijcnn1, smo_wss2 at 1 thread 2.25 s against 2.97 s)."""
+    for lo in range(start, stop, PARALLEL_CHUNK):
+        _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, lo,
+                    min(stop, lo + PARALLEL_CHUNK), by_columns)
 
 
 @njit(cache=True, parallel=True)
-def _dots_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values,
-                   i, dots):
-    """dots_by_columns of point i with every point, the points split among the threads."""
+def dots_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
+                         col_values, i, dots):
+    """dots_by_columns of point i with every point, PARALLEL_CHUNK points to a thread at a time
+    (a chunk's sums also stay in the first-level cache while every column adds to them)."""
     points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
     n = sqnorm.shape[0]
-    chunk = PARALLEL_MIN_ENTRIES // 4
-    for c in prange((n + chunk - 1) // chunk):
-        dots_by_columns(points, i, points, dots, c * chunk, min(n, (c + 1) * chunk))
+    for c in prange((n + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
+        dots_by_columns(points, i, points, dots, c * PARALLEL_CHUNK,
+                        min(n, (c + 1) * PARALLEL_CHUNK))
 
 
 @njit(cache=True)
@@ -275,17 +289,18 @@ def _fill_row(provider, position, out, start, stop):
     points = provider.points
     i = provider.perm[position]
     by_columns = _walk_columns(points, i, stop - start)
-    if by_columns and points[4].shape[0] >= PARALLEL_MIN_ENTRIES:
-        _dots_parallel(*points, i, provider.dots)
+    parallel = provider.settings[PARALLEL_MIN]
+    if by_columns and points[4].shape[0] >= parallel:
+        dots_chunks_parallel(*points, i, provider.dots)
     elif by_columns:
         dots_by_columns(points, i, points, provider.dots)
     x = load_point(points, i, provider.buffer)
     signs, shift = provider.signs, provider.fold[SHIFT]
-    if stop - start >= PARALLEL_MIN_ENTRIES:
-        _fill_range_parallel(*points, *provider.spec, signs, shift, provider.perm, x,
+    if stop - start >= parallel:
+        fill_chunks_parallel(*points, *provider.spec, signs, shift, provider.perm, x,
                              provider.dots, provider.work, i, out, start, stop, by_columns)
     else:
-        _fill_range(points, provider.spec, signs, shift, provider.perm, x, provider.dots,
+        fill_chunks(points, provider.spec, signs, shift, provider.perm, x, provider.dots,
                     provider.work, i, out, start, stop, by_columns)
     release_point(points, i, provider.buffer)
     if start <= position < stop:
