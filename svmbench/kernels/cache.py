@@ -18,7 +18,7 @@ second row); the pool has two spare rows so that a new row always fits above it 
 The pool is a quarter larger than the budget (POOL_SLACK), so that a compaction, which moves up
 to a budget of entries, comes only after a quarter of a budget was allocated: amortized, at most
 four entries moved per entry cached. Without it a full cache compacted every second or third
-request (smo_wss2 on a8a with a 200 MB cache: 64 s of CPU instead of 4 s).
+request (smo_wss2 on a8a with a 200 MB cache: 64 s of CPU instead of 3.4 s).
 
 A run of swaps can be *deferred* (``swap_index(..., deferred=True)``, as LIBSVM's shrinking pass
 makes them, thousands in a row): positions and row headers are exchanged at once, the rows'

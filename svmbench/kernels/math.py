@@ -98,7 +98,7 @@ def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
 # (numba's LLVM has no vector exp): Cody-Waite reduction x = n ln 2 + r, |r| <= ln 2 / 2, with
 # ln 2 split in a high part exact in n * LN2_HI and a low part; exp(r) by its Taylor polynomial of
 # degree 12 (truncation error < 2e-16 relative); 2^n written into the exponent bits. Relative error
-# about 2e-16 against libm's exp; exactly 1 at x = 0; 0 where libm returns a subnormal.
+# below 5e-16 against libm's exp (measured); exactly 1 at x = 0; 0 where libm returns a subnormal.
 LOG2_E = 1.4426950408889634
 LN2_HI = 6.93147180369123816490e-01
 LN2_LO = 1.90821492927058770002e-10

@@ -56,10 +56,10 @@ REQUESTED, COMPUTED = 0, 1
 SHIFT, RIDGE = 0, 1
 # settings[...] indices
 CACHING, PARALLEL_MIN = 0, 1
-# rows shorter than this are filled by one thread: the fork/join costs more than it saves. It
-# is a trade (2 threads vs 1, smo_wss2 wall, this 2-core machine): at 4096, a4a 0.25 s vs 0.13
-# (waking the sleeping workers for every short row), ijcnn1 2.10 vs 2.25; at 32768, a4a 0.13 vs
-# 0.13 but ijcnn1 3.3-3.7 vs 3.4-4.6. The provider's settings carry it: change it without compiling
+# rows shorter than this are filled by one thread: the fork/join costs more than it saves. It is
+# a trade on 2 cores with sleeping workers (results/bench/solvers_vs_svc.md, smo_wss2 at 2 threads
+# vs 1): a4a 0.235 s vs 0.123 (every short row wakes a worker), ijcnn1 2.01 vs 2.16. The
+# provider's settings carry it, so that it can be changed without compiling again.
 PARALLEL_MIN_ENTRIES = 4096
 # entries a thread takes at a time in the parallel loops
 PARALLEL_CHUNK = 1024
@@ -243,15 +243,6 @@ def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col
                     out, lo, min(stop, lo + PARALLEL_CHUNK), by_columns)
 
 
-@njit(cache=True)
-def fill_chunks(points, spec, signs, shift, perm, x, dots, work, i, out, start, stop, by_columns):
-    """_fill_range over [start, stop), PARALLEL_CHUNK entries at a time, in this thread (measured
-    faster than one piece: dense ijcnn1, smo_wss2 at 1 thread 2.25 s against 2.97 s)."""
-    for lo in range(start, stop, PARALLEL_CHUNK):
-        _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, lo,
-                    min(stop, lo + PARALLEL_CHUNK), by_columns)
-
-
 @njit(cache=True, parallel=True)
 def dots_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
                          col_values, i, dots):
@@ -300,7 +291,7 @@ def _fill_row(provider, position, out, start, stop):
         fill_chunks_parallel(*points, *provider.spec, signs, shift, provider.perm, x,
                              provider.dots, provider.work, i, out, start, stop, by_columns)
     else:
-        fill_chunks(points, provider.spec, signs, shift, provider.perm, x, provider.dots,
+        _fill_range(points, provider.spec, signs, shift, provider.perm, x, provider.dots,
                     provider.work, i, out, start, stop, by_columns)
     release_point(points, i, provider.buffer)
     if start <= position < stop:
