@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
-from svmbench.kernels.qmatrix import make_precomputed_qmatrix, make_qmatrix
+from svmbench.kernels.qmatrix import GramBlocks, make_precomputed_qmatrix, make_qmatrix
 from svmbench.loo_bounds import rbf_r_delta_squared, xi_alpha_bound
 from svmbench.solvers.base import CONVERGED, get_solver
 
@@ -144,16 +144,34 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         """The Q-matrix of kind ``q_kind`` over one class pair (labels in {-1, +1} folded in)."""
         C = getattr(self, "C", None)  # the l2svm kind's ridge delta_ij / C
         if self.kernel == "precomputed":
-            return make_precomputed_qmatrix(X, members, labels, self.q_kind, C)
+            return make_precomputed_qmatrix(X, members, labels, self.q_kind, C,
+                                            self._gram_blocks(X))
         return make_qmatrix(X[members], labels, self.q_kind, C=C, kernel=self.kernel,
                             gamma=self._gamma, coef0=self.coef0, degree=self.degree,
                             cache_mb=self.cache_mb)
 
+    def _kept_blocks(self, gram):
+        """The class-pair blocks kept from the last fit when ``gram`` is the same matrix object and
+        ``warm_start`` is set (a grid over C refits one Gram matrix), else None."""
+        blocks = getattr(self, "_blocks", None)
+        if getattr(self, "warm_start", False) and blocks is not None and blocks.gram is gram:
+            return blocks
+        return None
+
+    def _gram_blocks(self, gram):
+        """With ``warm_start``, the class-pair blocks of ``gram``, kept for the next fit."""
+        if not getattr(self, "warm_start", False):
+            return None
+        if self._kept_blocks(gram) is None:
+            self._blocks = GramBlocks(gram)
+        return self._blocks
+
     def fit(self, X, y):
         self._check_params()
         precomputed = self.kernel == "precomputed"
+        checked = precomputed and self._kept_blocks(X) is not None  # by the fit that kept them
         X, y = validate_data(self, X, y, accept_sparse=not precomputed and "csr",
-                             dtype=np.float64)
+                             dtype=np.float64, ensure_all_finite=not checked)
         if precomputed and X.shape[0] != X.shape[1]:
             raise ValueError(
                 f"kernel='precomputed' needs the square kernel matrix of the training samples, got "
@@ -286,7 +304,9 @@ class SMOSVC(KernelSVC):
     ``shrinking`` and ``shrinking_rules`` (wss2 only: "libsvm283" or "libsvm3"), ``cache_mb``
     (LRU kernel-row cache), ``max_iter`` (-1: no limit), ``warm_start`` (wss2 only: start from
     the previous fit's alphas, scaled
-    into the new box [0, C] so they stay feasible; for a grid over C on the same data).
+    into the new box [0, C] so they stay feasible; for a grid over C on the same data; with
+    ``kernel="precomputed"`` the class pairs' blocks of the matrix are also kept for the next fit
+    on the same matrix object, which must not change in between).
     """
 
     solver_params = ("C", "tol", "shrinking", "shrinking_rules", "max_iter")

@@ -61,6 +61,41 @@ def test_a_warm_start_along_C_reaches_the_cold_optimum(seed, classes):
         assert all(status == "converged" for status in warm.status_)
 
 
+@given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3, 4]))
+@settings(max_examples=6, deadline=None)
+def test_a_warm_refit_on_the_same_gram_matrix_reuses_its_blocks_and_changes_nothing(seed, classes):
+    """Along C, an estimator refitting one matrix object (blocks kept, gathered once per pair)
+    gives exactly the models of one handed a fresh copy each time (blocks gathered anew)."""
+    X, y = problem(seed, n=70, classes=classes)
+    gram = rbf_kernel(X, gamma=0.5)
+    kept = SMOSVC(kernel="precomputed", warm_start=True)
+    copied = SMOSVC(kernel="precomputed", warm_start=True)
+    for C in (0.5, 4.0, 1.0):
+        kept.set_params(C=C).fit(gram, y)
+        copied.set_params(C=C).fit(gram.copy(), y)
+        np.testing.assert_array_equal(kept.dual_coef_, copied.dual_coef_)
+        np.testing.assert_array_equal(kept.intercept_, copied.intercept_)
+    blocks = kept._blocks
+    assert blocks.gram is gram and len(blocks._blocks) == classes * (classes - 1) // 2
+    for members_key, block in blocks._blocks.items():
+        members = np.frombuffer(members_key, dtype=np.int64)
+        np.testing.assert_array_equal(block, gram[np.ix_(members, members)])
+    other = gram.copy()
+    kept.fit(other, y)
+    assert kept._blocks is not blocks and kept._blocks.gram is other
+
+
+def test_a_kept_block_serves_exactly_the_q_matrix_a_gathered_one_does():
+    X, y = problem(5, n=50, classes=3)
+    gram = rbf_kernel(X, gamma=0.5)
+    cold = SMOSVC(kernel="precomputed", C=2.0).fit(gram, y)
+    warm = SMOSVC(kernel="precomputed", C=2.0, warm_start=True).fit(gram, y)
+    warm._y_index = None  # the same problem, but no warm start: the kept blocks alone
+    warm.fit(gram, y)
+    np.testing.assert_array_equal(warm.dual_coef_, cold.dual_coef_)
+    np.testing.assert_array_equal(warm.intercept_, cold.intercept_)
+
+
 def test_warm_start_is_refused_where_the_solver_cannot_start_from_alphas():
     X, y = problem(0)
     with pytest.raises(ValueError, match="warm_start needs variant='wss2'"):

@@ -116,21 +116,21 @@ def make_full_cache(matrix):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cached_row(cache, p):
     """The cached prefix of position p's row (empty when none)."""
     start = cache.offset[p]
     return cache.pool[start:start + cache.length[p]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unlink(cache, p):
     prev, nxt = cache.lru_prev[p], cache.lru_next[p]
     cache.lru_next[prev] = nxt
     cache.lru_prev[nxt] = prev
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _link_last(cache, p):
     """Make p the most recently used."""
     head = cache.lru_next.shape[0] - 1
@@ -187,7 +187,7 @@ def _allocate(cache, size):
     raise MemoryError("kernel cache pool exhausted")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def get_data(cache, p, length):
     """LIBSVM Cache::get_data: (row of p holding at least ``length`` entries, entries already
     cached); p becomes the most recently used. Entries from the second value on are the caller's
@@ -261,12 +261,18 @@ def _replay(cache, p, swaps, low, high, keep_prefix):
                 return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_pending_swaps(cache):
-    """The deferred swaps' work on the rows' entries (see the module note)."""
+    """The deferred swaps' work on the rows' entries (see the module note). Inlined, so that the
+    common case (nothing pending) makes no call (see the note on reference counts in
+    svmbench.solvers.smo)."""
+    if cache.state[PENDING] > 0:
+        _apply_pending(cache)
+
+
+@njit(cache=True)
+def _apply_pending(cache):
     count = cache.state[PENDING]
-    if count == 0:
-        return
     swaps = cache.pending[:count]
     first, last = swaps[:, 0].min(), swaps[:, 1].max()
     source = np.arange(first, last + 1)  # row[q] takes old row[source[q - first]]

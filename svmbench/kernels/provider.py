@@ -132,23 +132,22 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
     return provider
 
 
-def make_precomputed_provider(gram, members, signs=None, shift=0.0, ridge=0.0):
-    """A provider over a given kernel matrix (``kernel="precomputed"``): the rows and columns
-    ``members`` of ``gram``, e.g. one class pair of one Gram matrix shared by every C of a grid,
-    folded into a Q-matrix by ``signs``, ``shift`` and ``ridge`` as in :func:`make_provider`.
+def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
+    """A provider over a given square kernel matrix ``block`` (``kernel="precomputed"``; e.g. one
+    class pair's block of a Gram matrix, see :func:`gram_block`), folded into a Q-matrix by
+    ``signs``, ``shift`` and ``ridge`` as in :func:`make_provider`.
 
     Every row is in the cache from the start, kept in double precision (unlike computed rows,
     cached as float32 like LIBSVM's): hm_svm's exact solution needs a Q that single precision
     would make indefinite at small gamma. ``kernel_requested`` counts as usual and
     ``kernel_computed`` stays 0: computing the matrix is the caller's cost.
     """
-    n = members.shape[0]
+    n = block.shape[0]
     numba.get_num_threads()  # the solvers' cached code links the parallel row filler: see above
     matrix = np.empty((n, n), dtype=np.float64)
     diag = np.empty(n, dtype=np.float64)
     signs, fold = _fold_arrays(n, signs, shift, ridge)
-    gather_submatrix(np.asarray(gram, dtype=np.float64), members.astype(np.int64), signs, fold,
-                     matrix, diag)
+    fold_block(np.ascontiguousarray(block, dtype=np.float64), signs, fold, matrix, diag)
     return KernelProvider(
         points=make_points(np.zeros((n, 1))),  # never read: no row is ever computed
         spec=make_kernel_spec("linear", 1.0, 0.0, 1),
@@ -165,15 +164,30 @@ def make_precomputed_provider(gram, members, signs=None, shift=0.0, ridge=0.0):
     )
 
 
+def gram_block(gram, members):
+    """gram[members][:, members], C-contiguous."""
+    block = np.empty((members.shape[0], members.shape[0]), dtype=np.float64)
+    gather_block(np.asarray(gram, dtype=np.float64), members.astype(np.int64), block)
+    return block
+
+
 @njit(cache=True)
-def gather_submatrix(gram, members, signs, fold, out, diag):
-    """out = the Q-matrix of gram[members][:, members] and diag = its diagonal, in one pass."""
+def gather_block(gram, members, out):
     for a in range(members.shape[0]):
         row = gram[members[a]]
         for b in range(members.shape[0]):
-            out[a, b] = signs[a] * signs[b] * (row[members[b]] + fold[SHIFT])
-        out[a, a] += fold[RIDGE]
-        diag[a] = out[a, a]
+            out[a, b] = row[members[b]]
+
+
+@njit(cache=True)
+def fold_block(block, signs, fold, out, diag):
+    """out = the Q-matrix s_a s_b (block_ab + shift) + ridge delta_ab, and diag its diagonal."""
+    for a in range(block.shape[0]):
+        sign_a, row, target = signs[a], block[a], out[a]
+        for b in range(block.shape[0]):
+            target[b] = sign_a * signs[b] * (row[b] + fold[SHIFT])
+        target[a] += fold[RIDGE]
+        diag[a] = target[a]
 
 
 def counts(provider):
@@ -298,7 +312,7 @@ def _fill_row(provider, position, out, start, stop):
         out[position] += provider.fold[RIDGE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kernel_row(provider, position, length):
     """Q row of ``position`` against positions [0, length), as the cache's row (entries past
     ``length`` may hold more of the row).

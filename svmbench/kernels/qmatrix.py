@@ -16,7 +16,7 @@ prefix of positions, cached), ``kernel_row_once`` (uncached), ``kernel_entry``, 
 
 import numpy as np
 
-from svmbench.kernels.provider import make_precomputed_provider, make_provider
+from svmbench.kernels.provider import gram_block, make_precomputed_provider, make_provider
 
 Q_KINDS = ("kernel", "csvc", "l2svm")
 
@@ -52,8 +52,27 @@ def make_qmatrix(X, y=None, kind="csvc", C=None, kernel="rbf", gamma=1.0, coef0=
                          ridge=ridge)
 
 
-def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None):
+def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None, blocks=None):
     """Q-matrix of ``kind`` over the rows and columns ``members`` of a given kernel matrix;
-    ``y`` holds the labels of those members."""
+    ``y`` holds the labels of those members. ``blocks`` (a :class:`GramBlocks` of ``gram``)
+    keeps the gathered block for the next Q-matrix over the same members."""
     signs, shift, ridge = _fold(kind, y, C)
-    return make_precomputed_provider(gram, members, signs=signs, shift=shift, ridge=ridge)
+    block = blocks(members) if blocks is not None else gram_block(gram, members)
+    return make_precomputed_provider(block, signs=signs, shift=shift, ridge=ridge)
+
+
+class GramBlocks:
+    """The blocks gram[members][:, members] of one kernel matrix, each gathered once: a grid
+    search refits every C on one Gram matrix and its class pairs, and gathering a pair's block
+    costs as much as solving it (Segment, svmbench.tuning). The matrix must not change while
+    its blocks are kept."""
+
+    def __init__(self, gram):
+        self.gram = gram
+        self._blocks = {}
+
+    def __call__(self, members):
+        key = members.tobytes()
+        if key not in self._blocks:
+            self._blocks[key] = gram_block(self.gram, members)
+        return self._blocks[key]

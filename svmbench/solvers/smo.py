@@ -99,7 +99,7 @@ def swap(provider, s, a, b, keep_prefix, deferred=False):
         values[a], values[b] = values[b], values[a]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_step(provider, s, i, j, new_i, new_j, q_ij, row_i):
     """Move (alpha_i, alpha_j) to (new_i, new_j) and update G over the active prefix with the rows
     of i (unless the selection already holds it) and j; G_i and G_j past the prefix from Q_ii,
@@ -200,6 +200,11 @@ def complete_gradient(provider, s, converged):
             s.gradient[p] = gradient_from_support_vectors(provider, s, p)
 
 
+# The functions a step runs (selection, step, G_bar update, the provider's kernel_row) are inlined:
+# a call passing the provider and the state takes and drops an atomic reference on each of their
+# ~30 arrays. perf, 560-sample Gram matrix (australian, C = 1024, 9122 iterations): 58 % of the fit
+# in numba's NRT_incref/decref; inlined, 24 ms a fit instead of 48 (LIBSVM 9 ms), and the counts
+# numba still makes are 79 % of that.
 @njit(cache=True)
 def solver_loop(provider, s, max_iter, seed):
     """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps."""
@@ -219,7 +224,7 @@ def solver_loop(provider, s, max_iter, seed):
     return outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select_working_set(provider, s):
     """The variant's rule: (i, j, new alpha_i, new alpha_j, Q_ij, row of i or an empty row);
     i = -1 when the rule stops."""
@@ -228,7 +233,7 @@ def select_working_set(provider, s):
     return next_examined(provider, s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def after_step(provider, s, i, j, old_i, old_j):
     """What a rule keeps up to date after a step: G_bar (wss2), Platt's threshold, Keerthi's
     blocks and thresholds."""
@@ -246,7 +251,7 @@ def after_step(provider, s, i, j, old_i, old_j):
 
 # ---------------------------------------------------------------- wss2: LIBSVM's rule
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wss2_pair(provider, s):
     """Fan et al. 2005, WSS 2: i maximises -y_i G_i over I_up; j minimises the second-order
     decrease -b_ij^2 / a_ij over I_low with b_ij > 0. Returns (i, j, gap, row of i); j = -1 when
@@ -276,7 +281,7 @@ def wss2_pair(provider, s):
     return i, j, gmax + lane_max(low), row_i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select_wss2(provider, s):
     """LIBSVM Solver::Solve's selection: shrink every min(l, 1000) iterations; when the active
     set is optimal, rebuild G over every sample and select again; stop when that is optimal too."""
@@ -372,7 +377,7 @@ def do_shrinking(provider, s):
     ints[UNSHRINK] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_gradient_bar(provider, s, t, old):
     """Keep G_bar_k = sum over alpha_p = C of C Q_kp when t enters or leaves the upper bound."""
     C = s.reals[C_]
