@@ -45,8 +45,8 @@ def speedups(records, series):
 def speedup_table(records, series):
     """Speed-ups beside our accuracies: a speed-up bought by stopping early (the sampled stopping
     test on an imbalanced set) shows as an accuracy far below CVM's."""
-    lines = ["| Dataset | m | FW ours | FW paper | MFW ours | MFW paper | "
-             f"accuracy % ours ({' / '.join(a.upper() for a in ALGORITHMS)}) |",
+    lines = [("| Dataset | m | FW ours | FW paper | MFW ours | MFW paper | "
+              f"accuracy % ours ({' / '.join(a.upper() for a in ALGORITHMS)}) |"),
              "|---|---|---|---|---|---|---|"]
     for row in speedups(records, series):
         def fmt(key, row=row):

@@ -56,11 +56,13 @@ REQUESTED, COMPUTED = 0, 1
 SHIFT, RIDGE = 0, 1
 # settings[...] indices
 CACHING, PARALLEL_MIN = 0, 1
-# rows shorter than this are filled by one thread: the fork/join costs more than it saves. It is
-# a trade on 2 cores with sleeping workers (results/bench/solvers_vs_svc.md, smo_wss2 at 2 threads
-# vs 1): a4a 0.235 s vs 0.123 (every short row wakes a worker), ijcnn1 2.01 vs 2.16. The
-# provider's settings carry it, so that it can be changed without compiling again.
+# rows shorter than this are filled by one thread: the fork/join costs more than it saves (2 cores,
+# sleeping workers, smo_wss2 at 2 threads vs 1, wall, commit 4229ea9). Dense rows: ijcnn1 1.94 s
+# vs 3.01 s. Sparse rows never gained (Adult and Web, ~12-14 nonzeros a sample): a4a 0.254 s vs
+# 0.113, w7a 0.672 vs 0.474, a8a 2.71 vs 2.47, so they are filled by one thread unless the
+# provider's settings (which carry the threshold, changeable without compiling) say otherwise.
 PARALLEL_MIN_ENTRIES = 4096
+SPARSE_PARALLEL_MIN_ENTRIES = np.iinfo(np.int64).max
 # entries a thread takes at a time in the parallel loops
 PARALLEL_CHUNK = 1024
 # cost of a nonzero walked point by point relative to one walked column by column: about even
@@ -125,7 +127,8 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         dots=np.zeros(n, dtype=np.float64),
         work=np.zeros(n, dtype=np.float64),
         cache=make_row_cache(n, cache_entries(n, cache_mb)),
-        settings=np.array([1 if cache_mb > 0 else 0, PARALLEL_MIN_ENTRIES], dtype=np.int64),
+        settings=np.array([1 if cache_mb > 0 else 0, SPARSE_PARALLEL_MIN_ENTRIES
+                           if is_sparse(points) else PARALLEL_MIN_ENTRIES], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
     )
     fill_diagonal(provider)
