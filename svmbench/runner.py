@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 import hydra
-import numba
 import numpy as np
 from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
@@ -31,7 +30,7 @@ from tqdm.contrib.logging import logging_redirect_tqdm
 
 from svmbench.algorithms import build_estimator
 from svmbench.data.configs import store_dataset_configs
-from svmbench.kernels.threads import threading_info
+from svmbench.kernels.threads import limit_threads, threading_info
 from svmbench.protocols import splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.solvers.base import worst_status
@@ -132,7 +131,8 @@ def base_record(cell, chash, fold):
 
 
 def thread_settings():
-    """``threads`` (numba's count), ``threading_layer`` and the OpenMP wait policy in force."""
+    """``threads`` (numba's count), ``threading_layer``, the OpenMP wait policy in force and
+    ``blas_threads``."""
     settings = threading_info()
     return {"threads": settings.pop("numba_threads"), **settings}
 
@@ -184,7 +184,7 @@ def run_cell(cfg):
     """Run every fold of the cell that is not stored yet; return the records written (none when
     another process holds the cell's claim)."""
     if cfg.threads:
-        numba.set_num_threads(int(cfg.threads))
+        limit_threads(int(cfg.threads))
     cell = cell_config(cfg)
     chash = config_hash(cell)
     store = ResultStore(cfg.store.dir, cfg.store.reuse, cfg.store.lease_hours)

@@ -26,4 +26,14 @@ def test_threading_info_names_the_layer_and_the_thread_count():
     info = threading_info()
     assert info["numba_threads"] >= 1
     assert info["threading_layer"] in ("tbb", "omp", "workqueue")
-    assert set(info) == {"numba_threads", "threading_layer", "omp_wait_policy", "kmp_blocktime"}
+    assert set(info) == {"numba_threads", "threading_layer", "omp_wait_policy", "kmp_blocktime",
+                         "blas_threads"}
+
+
+def test_limit_threads_bounds_numba_and_the_blas():
+    code = ("import numpy, numba; from svmbench.kernels.threads import limit_threads, "
+            "threading_info; limit_threads(1); info = threading_info(); "
+            "print(info['numba_threads'], info['blas_threads'])")
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.split()
+    assert output == ["1", "1"]

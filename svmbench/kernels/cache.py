@@ -105,12 +105,14 @@ def make_full_cache(matrix):
     """A cache holding every row of the square ``matrix`` in full, LRU order 0..n-1."""
     n = matrix.shape[0]
     order = np.arange(n + 1, dtype=np.int64)
+    lru_prev, lru_next = order - 1, order + 1  # the ring n, 0, 1, ..., n - 1
+    lru_prev[0], lru_next[n] = n, 0
     return RowCache(
         pool=np.ascontiguousarray(matrix).reshape(-1),
         offset=order[:n] * n,
         length=np.full(n, n, dtype=np.int64),
-        lru_prev=np.roll(order, 1),
-        lru_next=np.roll(order, -1),
+        lru_prev=lru_prev,
+        lru_next=lru_next,
         state=np.array([0, n * n, -1, 0, 0, 0], dtype=np.int64),
         pending=np.zeros((n, 2), dtype=np.int64),
     )
@@ -185,6 +187,25 @@ def _allocate(cache, size):
             cache.state[HOLE_START] += size
             return cache.state[HOLE_START] - size
     raise MemoryError("kernel cache pool exhausted")
+
+
+@njit(cache=True, inline="always")
+def lookup(cache, p, length, enabled):
+    """get_data's answer when it is a hit that needs no work: when ``enabled``, no swap is pending
+    and the row of p holds ``length`` entries (at least one), that row, then the most recently
+    used; else an empty row. Inlined into a solver's loop it costs no reference counts because it
+    makes no call and takes no branch that holds array references (see the note in
+    svmbench.solvers.smo): on a miss it moves the most recently used row to the end of the LRU
+    list, where it is already, which changes nothing. On an empty answer the loop asks get_data."""
+    hit = enabled & (cache.state[PENDING] == 0) & (cache.length[p] >= max(length, 1))
+    head = cache.lru_prev.shape[0] - 1
+    tail, last, cached = cache.lru_prev[head], cache.state[LAST], cache.length[p]
+    moved = p if hit else tail
+    _unlink(cache, moved)
+    _link_last(cache, moved)
+    cache.state[LAST] = p if hit else last
+    start = cache.offset[p]
+    return cache.pool[start:start + (cached if hit else 0)]
 
 
 @njit(cache=True, inline="always")

@@ -33,6 +33,7 @@ from svmbench.kernels.cache import (
     cache_entries,
     cached_row,
     get_data,
+    lookup,
     make_full_cache,
     make_row_cache,
     swap_index,
@@ -187,10 +188,11 @@ def gather_block(gram, members, out):
 @njit(cache=True)
 def fold_block(block, signs, fold, out, diag):
     """out = the Q-matrix s_a s_b (block_ab + shift) + ridge delta_ab, and diag its diagonal."""
+    shift = fold[SHIFT]  # a local, so that the loop vectorizes (out might alias fold)
     for a in range(block.shape[0]):
         sign_a, row, target = signs[a], block[a], out[a]
         for b in range(block.shape[0]):
-            target[b] = sign_a * signs[b] * (row[b] + fold[SHIFT])
+            target[b] = sign_a * signs[b] * (row[b] + shift)
         target[a] += fold[RIDGE]
         diag[a] = target[a]
 
@@ -331,6 +333,16 @@ def kernel_row(provider, position, length):
     if start < length:
         _fill_row(provider, position, row, start, length)
         provider.counters[COMPUTED] += length - start
+    return row
+
+
+@njit(cache=True, inline="always")
+def cached_kernel_row(provider, position, length):
+    """kernel_row's answer when the cache holds the row whole (counted the same), else an empty
+    row, at no reference-count cost (svmbench.kernels.cache.lookup): a solver loop tries it first
+    and calls kernel_row on an empty answer."""
+    row = lookup(provider.cache, position, length, provider.settings[CACHING] == 1)
+    provider.counters[REQUESTED] += length * (row.shape[0] > 0)
     return row
 
 

@@ -10,11 +10,18 @@ package is installed, else OpenMP, else workqueue): see README, "Threads".
 
 Importing svmbench.kernels applies the policy before numba starts its threads; variables the
 user has set win.
+
+A run's thread count (``threads=``) also bounds the BLAS under numpy and scipy (Gram matrices,
+decision values): an idle OpenBLAS worker spins. One Segment inner-grid fold of smo_wss2 with
+numba on 1 thread took 27.2 s wall and 52.3 s of CPU with OpenBLAS's default 2 threads (its
+second thread spun the whole time, taking the core a second sweep worker needs), 27.5 s wall and
+26.9 s of CPU with 1 (2 cores, quiet).
 """
 
 import os
 
 import numba
+from threadpoolctl import threadpool_info, threadpool_limits
 
 PASSIVE_WAIT = {"OMP_WAIT_POLICY": "PASSIVE", "KMP_BLOCKTIME": "0"}
 
@@ -25,14 +32,28 @@ def use_passive_wait():
         os.environ.setdefault(name, value)
 
 
+def limit_threads(count):
+    """Run numba's parallel regions and the BLAS libraries loaded (numpy's, scipy's) on ``count``
+    threads each."""
+    numba.set_num_threads(count)
+    threadpool_limits(limits=count, user_api="blas")
+
+
+def blas_threads():
+    """The largest thread count of the BLAS libraries loaded (None when none is)."""
+    counts = [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+    return max(counts) if counts else None
+
+
 def threading_info():
     """What a run record should carry about threads: ``numba_threads``, ``threading_layer``
-    (tbb, omp or workqueue; starts numba's threading layer if it has not started) and the wait
-    policy in force."""
+    (tbb, omp or workqueue; starts numba's threading layer if it has not started), the wait
+    policy in force and ``blas_threads``."""
     threads = numba.get_num_threads()  # starts the threading layer
     return {
         "numba_threads": threads,
         "threading_layer": numba.threading_layer(),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
         "kmp_blocktime": os.environ.get("KMP_BLOCKTIME", ""),
+        "blas_threads": blas_threads(),
     }

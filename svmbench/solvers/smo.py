@@ -6,8 +6,8 @@ The Solver owns what every variant shares, compiled once (``solver_loop``): the 
 labels, permuted with the provider's positions by ``swap``), the pair step (``take_step``: the
 rows of i and j over the active prefix, G updated there), the gradient of positions past the
 prefix rebuilt on demand, and every kernel entry requested through the provider, which counts.
-A variant is a working-set rule (``select_working_set`` dispatches on ``rule``) returning the pair
-and its new alphas, or -1 to stop, plus what it keeps after a step (``after_step``):
+A variant is a working-set rule (``solver_loop`` dispatches on ``rule``) returning the pair and its
+new alphas, or -1 to stop, plus what it keeps after a step (G_bar; ``after_examined_step``):
 
 - ``smo_wss2``: Fan, Chen and Lin (2005) WSS 2 with LIBSVM's shrinking: the active prefix is
   LIBSVM's active set, rebuilt from G_bar (LIBSVM 2.83's rules by default, 3.x's on request);
@@ -40,7 +40,13 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from svmbench.kernels.provider import REQUESTED, kernel_entry, kernel_row, swap_positions
+from svmbench.kernels.provider import (
+    REQUESTED,
+    cached_kernel_row,
+    kernel_entry,
+    kernel_row,
+    swap_positions,
+)
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
 from svmbench.solvers.smo_step import (
@@ -100,22 +106,19 @@ def swap(provider, s, a, b, keep_prefix, deferred=False):
 
 
 @njit(cache=True, inline="always")
-def take_step(provider, s, i, j, new_i, new_j, q_ij, row_i):
+def take_step(s, diag, i, j, new_i, new_j, q_ij, row_i, row_j):
     """Move (alpha_i, alpha_j) to (new_i, new_j) and update G over the active prefix with the rows
-    of i (unless the selection already holds it) and j; G_i and G_j past the prefix from Q_ii,
-    Q_jj, Q_ij (LIBSVM's "update G"; Keerthi et al. 2001, takeStep's fcache update)."""
-    length = s.ints[ACTIVE]
-    step_i, step_j = new_i - s.alpha[i], new_j - s.alpha[j]
-    if length > 0:
-        if row_i.shape[0] == 0:
-            row_i = kernel_row(provider, i, length)
-        row_j = kernel_row(provider, j, length)
-        update_gradient(s.gradient, row_i, row_j, step_i, step_j, length)
-    if i >= length:
-        s.gradient[i] += step_i * provider.diag[i] + step_j * q_ij
-    if j >= length:
-        s.gradient[j] += step_i * q_ij + step_j * provider.diag[j]
-    s.alpha[i], s.alpha[j] = new_i, new_j
+    of i and j (requested by the loop over that prefix; empty when it is empty); G_i and G_j past
+    the prefix from Q_ii, Q_jj, Q_ij (LIBSVM's "update G"; Keerthi et al. 2001, takeStep's fcache
+    update). Written without branches around arrays, for the reference counts (see solver_loop)."""
+    alpha, gradient, length = s.alpha, s.gradient, s.ints[ACTIVE]
+    step_i, step_j = new_i - alpha[i], new_j - alpha[j]
+    update_gradient(gradient, row_i, row_j, step_i, step_j, length)
+    past_i = gradient[i] + (step_i * diag[i] + step_j * q_ij)
+    past_j = gradient[j] + (step_i * q_ij + step_j * diag[j])
+    gradient[i] = past_i if i >= length else gradient[i]
+    gradient[j] = past_j if j >= length else gradient[j]
+    alpha[i], alpha[j] = new_i, new_j
 
 
 @njit(cache=True)
@@ -174,14 +177,18 @@ def reconstruct_gradient(provider, s):
             n_free += 1
     if s.ints[SHRINK_RULES] == LIBSVM3 and n_free * n > 2 * active_size * (n - active_size):
         for t in range(active_size, n):
-            row = kernel_row(provider, t, active_size)
+            row = cached_kernel_row(provider, t, active_size)  # see the note on reference counts
+            if row.shape[0] == 0:
+                row = kernel_row(provider, t, active_size)
             for p in range(active_size):
                 if is_free(alpha[p], C):
                     gradient[t] += alpha[p] * row[p]
     else:
         for p in range(active_size):
             if is_free(alpha[p], C):
-                row = kernel_row(provider, p, n)
+                row = cached_kernel_row(provider, p, n)
+                if row.shape[0] == 0:
+                    row = kernel_row(provider, p, n)
                 for t in range(active_size, n):
                     gradient[t] += alpha[p] * row[t]
     s.requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
@@ -200,108 +207,136 @@ def complete_gradient(provider, s, converged):
             s.gradient[p] = gradient_from_support_vectors(provider, s, p)
 
 
-# The functions a step runs (selection, step, G_bar update, the provider's kernel_row) are inlined:
-# a call passing the provider and the state takes and drops an atomic reference on each of their
-# ~30 arrays. perf, 560-sample Gram matrix (australian, C = 1024, 9122 iterations): 58 % of the fit
-# in numba's NRT_incref/decref; inlined, 24 ms a fit instead of 48 (LIBSVM 9 ms), and the counts
-# numba still makes are 79 % of that.
+# Reference counts. numba takes and drops an atomic reference on every array of a tuple it binds
+# to a new name, unless its pruner sees the pair; it does not when a call that LLVM does not
+# inline lies between them, even in a branch never taken. An inlined function's tuple parameters
+# are such new names; the loop's own arguments are not. perf, 560-sample Gram matrix (australian,
+# C = 1024, 9122 iterations): with every step function called, 58 % of the fit went to
+# NRT_incref/decref (48 ms a fit; LIBSVM 9 ms), inlined 79 % of 24 ms. So the loop below calls
+# what may call out (shrinking, reconstruction, a row that is not cached) itself, and the
+# functions it inlines with the provider or the state make no call: 24 -> N ms.
 @njit(cache=True)
 def solver_loop(provider, s, max_iter, seed):
     """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps."""
     np.random.seed(seed)  # Platt's random starts
+    n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
+
+    def row(position, length):
+        """kernel_row, with the cached case inlined (see above)."""
+        cached = cached_kernel_row(provider, position, length)
+        return cached if cached.shape[0] > 0 else kernel_row(provider, position, length)
+
+    def wss2_pair():
+        """Fan et al. 2005, WSS 2 over the active set: (i, j, gap, row of i), j = -1 when there is
+        no pair; gap = m(a) - M(a)."""
+        i, gmax = wss2_first(s)
+        if i < 0:
+            return i, -1, -np.inf, no_row
+        row_i = row(i, s.ints[ACTIVE])
+        j, gap = wss2_second(s, provider.diag, row_i, i, gmax)
+        return i, j, gap, row_i
+
     iterations = 0
     converged = False
+    wss2 = s.ints[RULE] == WSS2
     while iterations < max_iter:
-        i, j, new_i, new_j, q_ij, row_i = select_working_set(provider, s)
-        if i < 0:
-            converged = True
-            break
+        if wss2:  # LIBSVM: shrink every min(l, 1000) iterations; when the active set is optimal,
+            # rebuild G over every sample and select again; stop when that is optimal too
+            if shrinking_due(s):
+                do_shrinking(provider, s)
+            i, j, gap, row_i = wss2_pair()
+            if gap < tol or j < 0:
+                reconstruct_gradient(provider, s)
+                s.ints[ACTIVE] = n
+                i, j, gap, row_i = wss2_pair()
+                if gap < tol or j < 0:
+                    converged = True
+                    break
+                s.ints[COUNTER] = 1  # shrink again in the next iteration
+            q_ij = np.float64(row_i[j])
+            new_i, new_j = solve_pair(s.alpha[i], s.alpha[j], s.gradient[i], s.gradient[j],
+                                      s.y[i], s.y[j], provider.diag[i], provider.diag[j], q_ij,
+                                      s.reals[C_])
+        else:
+            i, j, new_i, new_j, q_ij, row_i = next_examined(provider, s)
+            if i < 0:
+                converged = True
+                break
         old_i, old_j = s.alpha[i], s.alpha[j]
-        take_step(provider, s, i, j, new_i, new_j, q_ij, row_i)
+        row_j = no_row
+        if s.ints[ACTIVE] > 0:
+            row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
+            row_j = row(j, s.ints[ACTIVE])
+        take_step(s, provider.diag, i, j, new_i, new_j, q_ij, row_i, row_j)
         iterations += 1
-        after_step(provider, s, i, j, old_i, old_j)
+        if not wss2:
+            after_examined_step(provider, s, i, j)
+            continue
+        if leaves_or_enters_upper_bound(s, i, old_i):
+            update_gradient_bar(provider, s, i, old_i)
+        if leaves_or_enters_upper_bound(s, j, old_j):
+            update_gradient_bar(provider, s, j, old_j)
     complete_gradient(provider, s, converged)
     return outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
 
 
-@njit(cache=True, inline="always")
-def select_working_set(provider, s):
-    """The variant's rule: (i, j, new alpha_i, new alpha_j, Q_ij, row of i or an empty row);
-    i = -1 when the rule stops."""
-    if s.ints[RULE] == WSS2:
-        return select_wss2(provider, s)
-    return next_examined(provider, s)
-
-
-@njit(cache=True, inline="always")
-def after_step(provider, s, i, j, old_i, old_j):
-    """What a rule keeps up to date after a step: G_bar (wss2), Platt's threshold, Keerthi's
+@njit(cache=True)
+def after_examined_step(provider, s, i, j):
+    """What Platt's and Keerthi's rules keep up to date after a step: Platt's threshold, Keerthi's
     blocks and thresholds."""
-    rule = s.ints[RULE]
-    if rule == WSS2:
-        update_gradient_bar(provider, s, i, old_i)
-        update_gradient_bar(provider, s, j, old_j)
-    elif rule == PLATT:
+    if s.ints[RULE] == PLATT:
         platt_threshold(s, i, j)
-    else:
-        i, j = place(provider, s, i, j)  # update I0, I1, ..., I4
-        j, i = place(provider, s, j, i)
-        refresh_thresholds(s, i, j)
+        return
+    i, j = place(provider, s, i, j)  # update I0, I1, ..., I4
+    j, i = place(provider, s, j, i)
+    refresh_thresholds(s, i, j)
 
 
 # ---------------------------------------------------------------- wss2: LIBSVM's rule
 
 @njit(cache=True, inline="always")
-def wss2_pair(provider, s):
-    """Fan et al. 2005, WSS 2: i maximises -y_i G_i over I_up; j minimises the second-order
-    decrease -b_ij^2 / a_ij over I_low with b_ij > 0. Returns (i, j, gap, row of i); j = -1 when
-    there is no such j; gap = m(a) - M(a) over the active set. Ties go to the last position.
+def shrinking_due(s):
+    """Count an iteration; True every min(l, 1000) iterations when shrinking is on."""
+    s.ints[COUNTER] -= 1
+    if s.ints[COUNTER] > 0:
+        return False
+    s.ints[COUNTER] = min(s.y.shape[0], SHRINK_PERIOD)
+    return s.ints[SHRINKING] != 0
+
+
+@njit(cache=True, inline="always")
+def wss2_first(s):
+    """Fan et al. 2005, WSS 2, first index: i maximises -y_i G_i over I_up; (i, that maximum), i =
+    -1 when I_up is empty. Ties go to the last position. Leaves -y G over I_up and y G over I_low
+    (-inf elsewhere) in the state's work vector for wss2_second.
 
     Each pass writes its candidates' values (-inf for the others) and takes their maximum in
     loops that vectorize (lane_max), then looks up the last position holding it: the same pair,
     in about a quarter of the time of one branching loop at 40,000 active samples (microbenchmark)."""
-    y, alpha, gradient, C, diag = s.y, s.alpha, s.gradient, s.reals[C_], provider.diag
+    y, alpha, gradient, C = s.y, s.alpha, s.gradient, s.reals[C_]
     active_size = s.ints[ACTIVE]
     up, low = s.work[:active_size], s.work[active_size:2 * active_size]
     for t in range(active_size):
         up[t] = -y[t] * gradient[t] if in_up_set(y[t], alpha[t], C) else -np.inf
         low[t] = y[t] * gradient[t] if in_low_set(y[t], alpha[t], C) else -np.inf
     gmax = lane_max(up)
-    if gmax == -np.inf:
-        return -1, -1, -np.inf, provider.cache.pool[:0]
-    i = last_index_of(up, gmax)
-    row_i = kernel_row(provider, i, active_size)
-    gain = up  # reused: b_it^2 / a_it, minus the decrease, for t in I_low with b_it > 0
+    return (last_index_of(up, gmax) if gmax > -np.inf else -1), gmax
+
+
+@njit(cache=True, inline="always")
+def wss2_second(s, diag, row_i, i, gmax):
+    """Fan et al. 2005, WSS 2, second index: j minimises the second-order decrease -b_ij^2 / a_ij
+    over I_low with b_ij > 0, from Q's row of i; (j, gap), j = -1 when there is none, gap =
+    m(a) - M(a) over the active set. Ties go to the last position."""
+    y, active_size = s.y, s.ints[ACTIVE]
+    gain, low = s.work[:active_size], s.work[active_size:2 * active_size]  # gain reuses up
     for t in range(active_size):
         gradient_diff = gmax + low[t]  # b_it, Fan et al. 2005, eq. (13); -inf outside I_low
         a_it = curvature(diag[i], diag[t], row_i[t], y[i], y[t])
         gain[t] = gradient_diff * gradient_diff / a_it if gradient_diff > 0.0 else -np.inf
     best_gain = lane_max(gain)
     j = last_index_of(gain, best_gain) if best_gain > -np.inf else -1
-    return i, j, gmax + lane_max(low), row_i
-
-
-@njit(cache=True, inline="always")
-def select_wss2(provider, s):
-    """LIBSVM Solver::Solve's selection: shrink every min(l, 1000) iterations; when the active
-    set is optimal, rebuild G over every sample and select again; stop when that is optimal too."""
-    n, tol = s.y.shape[0], s.reals[TOL]
-    s.ints[COUNTER] -= 1
-    if s.ints[COUNTER] == 0:
-        s.ints[COUNTER] = min(n, SHRINK_PERIOD)
-        if s.ints[SHRINKING]:
-            do_shrinking(provider, s)
-    i, j, gap, row_i = wss2_pair(provider, s)
-    if gap < tol or j < 0:
-        reconstruct_gradient(provider, s)
-        s.ints[ACTIVE] = n
-        i, j, gap, row_i = wss2_pair(provider, s)
-        if gap < tol or j < 0:
-            return no_pair(provider)
-        s.ints[COUNTER] = 1  # shrink again in the next iteration
-    new_i, new_j = solve_pair(s.alpha[i], s.alpha[j], s.gradient[i], s.gradient[j], s.y[i],
-                              s.y[j], provider.diag[i], provider.diag[j], row_i[j], s.reals[C_])
-    return i, j, new_i, new_j, np.float64(row_i[j]), row_i
+    return j, gmax + lane_max(low)
 
 
 @njit(cache=True)
@@ -378,11 +413,15 @@ def do_shrinking(provider, s):
 
 
 @njit(cache=True, inline="always")
+def leaves_or_enters_upper_bound(s, t, old):
+    """Whether alpha_t moved from ``old`` across the upper bound C (G_bar changes)."""
+    return (old >= s.reals[C_]) != (s.alpha[t] >= s.reals[C_])
+
+
+@njit(cache=True, inline="always")
 def update_gradient_bar(provider, s, t, old):
-    """Keep G_bar_k = sum over alpha_p = C of C Q_kp when t enters or leaves the upper bound."""
+    """Keep G_bar_k = sum over alpha_p = C of C Q_kp as t enters or leaves the upper bound."""
     C = s.reals[C_]
-    if (old >= C) == (s.alpha[t] >= C):
-        return
     before = provider.counters[REQUESTED]
     n = s.y.shape[0]
     row = kernel_row(provider, t, n)
@@ -396,16 +435,19 @@ def update_gradient_bar(provider, s, t, old):
 def initial_gradient(provider, s):
     """LIBSVM Solver::Solve: G = Q alpha - 1 and G_bar = sum over alpha_p = C of C Q_p, for a
     warm start from a feasible alpha (one full row per nonzero alpha)."""
-    alpha, C = s.alpha, s.reals[C_]
+    alpha, gradient, gradient_bar, C = s.alpha, s.gradient, s.gradient_bar, s.reals[C_]
     n = alpha.shape[0]
     before = provider.counters[REQUESTED]
     for p in range(n):
         if alpha[p] > 0.0:
-            row = kernel_row(provider, p, n)
+            row = cached_kernel_row(provider, p, n)  # see the note on reference counts
+            if row.shape[0] == 0:
+                row = kernel_row(provider, p, n)
             for t in range(n):
-                s.gradient[t] += alpha[p] * row[t]
-                if alpha[p] >= C:
-                    s.gradient_bar[t] += C * row[t]
+                gradient[t] += alpha[p] * row[t]
+            if alpha[p] >= C:
+                for t in range(n):
+                    gradient_bar[t] += C * row[t]
     s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
 
 

@@ -36,28 +36,26 @@ def check_two_classes(y):
         raise ValueError("a soft-margin SVM with bias needs labels of both signs (+1 and -1)")
 
 
-# independent running maxima in ``lane_max``: enough for a vector register of doubles
-LANES = 8
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lane_max(values):
-    """max(values) (-inf when empty), kept in LANES independent lanes so that the loop vectorizes;
-    the maximum of a set does not depend on the order it is taken in."""
-    lanes = np.full(LANES, -np.inf)
-    whole = values.shape[0] - values.shape[0] % LANES
-    for t in range(0, whole, LANES):
-        for k in range(LANES):
-            lanes[k] = max(lanes[k], values[t + k])
-    best = -np.inf
+    """max(values) (-inf when empty), kept in eight independent running maxima so that the loop
+    vectorizes (a vector register of doubles); the maximum of a set does not depend on the order
+    it is taken in. No allocation and no call: it is inlined into solver loops (see the note on
+    reference counts in svmbench.solvers.smo)."""
+    m0 = m1 = m2 = m3 = m4 = m5 = m6 = m7 = -np.inf
+    whole = values.shape[0] - values.shape[0] % 8
+    for t in range(0, whole, 8):
+        m0, m1 = max(m0, values[t]), max(m1, values[t + 1])
+        m2, m3 = max(m2, values[t + 2]), max(m3, values[t + 3])
+        m4, m5 = max(m4, values[t + 4]), max(m5, values[t + 5])
+        m6, m7 = max(m6, values[t + 6]), max(m7, values[t + 7])
+    best = max(max(max(m0, m1), max(m2, m3)), max(max(m4, m5), max(m6, m7)))
     for t in range(whole, values.shape[0]):
         best = max(best, values[t])
-    for k in range(LANES):
-        best = max(best, lanes[k])
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def last_index_of(values, target):
     """The last t with values[t] == target, or -1."""
     for t in range(values.shape[0] - 1, -1, -1):
@@ -128,9 +126,10 @@ def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q
     return alpha_i, alpha_j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def update_gradient(gradient, row_i, row_j, step_i, step_j, length):
-    """G_k += Q_ki d_i + Q_kj d_j for k < length (LIBSVM's "update G")."""
+    """G_k += Q_ki d_i + Q_kj d_j for k < length (LIBSVM's "update G"). Inlined: a call here would
+    cost the step its reference counts (see the note in svmbench.solvers.smo)."""
     for k in range(length):
         gradient[k] += step_i * row_i[k] + step_j * row_j[k]
 
