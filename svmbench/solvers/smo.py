@@ -223,6 +223,7 @@ def solver_loop(provider, s, max_iter, seed):
     np.random.seed(seed)  # Platt's random starts
     n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
 
+    # closures over the loop's own arguments: numba inlines them without binding new names
     def row(position, length):
         """kernel_row, with the cached case inlined (see above)."""
         cached = cached_kernel_row(provider, position, length)
