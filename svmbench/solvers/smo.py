@@ -342,15 +342,14 @@ def wss2_second(s, diag, row_i, i, gmax):
     return j, gmax + lane_max(low)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def be_shrunk(s, t, gmax_up, gmax_low):
-    """LIBSVM Solver::be_shrunk: a bound sample whose gradient says it will stay at its bound."""
-    y, alpha, C = s.y, s.alpha, s.reals[C_]
-    if is_free(alpha[t], C):
-        return False
-    if in_up_set(y[t], alpha[t], C):  # a bound sample in I_up only
-        return y[t] * s.gradient[t] > gmax_low
-    return -y[t] * s.gradient[t] > gmax_up
+    """LIBSVM Solver::be_shrunk: a bound sample whose gradient says it will stay at its bound
+    (a bound sample in I_up is in I_up only). Inlined and reading the state first, for the
+    reference counts (see solver_loop)."""
+    y_t, alpha_t, f, C = s.y[t], s.alpha[t], s.y[t] * s.gradient[t], s.reals[C_]
+    return not is_free(alpha_t, C) and (f > gmax_low if in_up_set(y_t, alpha_t, C)
+                                        else -f > gmax_up)
 
 
 @njit(cache=True)
