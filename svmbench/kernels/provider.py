@@ -59,9 +59,10 @@ SHIFT, RIDGE = 0, 1
 CACHING, PARALLEL_MIN = 0, 1
 # rows shorter than this are filled by one thread: the fork/join costs more than it saves (2 cores,
 # sleeping workers; smo_wss2 with 2 numba threads, rows split from 4096 entries vs never, wall,
-# median of 3, commit 4229ea9). Dense rows: ijcnn1 1.94 s vs 3.01 s. Sparse rows never gained (Adult and Web, ~12-14 nonzeros a sample): a4a 0.254 s vs
-# 0.113, w7a 0.672 vs 0.474, a8a 2.71 vs 2.47, so they are filled by one thread unless the
-# provider's settings (which carry the threshold, changeable without compiling) say otherwise.
+# median of 3, commit 4229ea9). Dense rows: ijcnn1 1.94 s vs 3.01 s. Sparse rows never gained
+# (Adult and Web, ~12-14 nonzeros a sample): a4a 0.254 s vs 0.113, w7a 0.672 vs 0.474, a8a 2.71
+# vs 2.47, so they are filled by one thread unless the provider's settings (which carry the
+# threshold, changeable without compiling) say otherwise.
 PARALLEL_MIN_ENTRIES = 4096
 SPARSE_PARALLEL_MIN_ENTRIES = np.iinfo(np.int64).max
 # entries a thread takes at a time in the parallel loops
