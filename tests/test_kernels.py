@@ -16,6 +16,7 @@ from svmbench.kernels.provider import (
     PARALLEL_MIN,
     PARALLEL_MIN_ENTRIES,
     counts,
+    defer_swap_positions,
     kernel_entry,
     kernel_row,
     kernel_row_once,
@@ -129,22 +130,28 @@ def test_rows_stay_correct_under_any_sequence_of_swaps(operations, cache_rows):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["row", "entry", "swap", "swap", "swap_keep_prefix"]),
+@given(st.lists(st.tuples(st.sampled_from(["row", "entry", "swap", "swap", "swap_keep_prefix",
+                                           "swap_run"]),
                           st.integers(0, 29), st.integers(0, 29), st.integers(1, 30)),
                 min_size=1, max_size=60),
        st.integers(2, 10))
 def test_deferred_swaps_leave_the_cache_as_immediate_ones(operations, cache_rows):
-    """A run of deferred swaps (a shrinking pass) then a request: the same rows, cuts, LRU order
-    and counts as the same swaps made one at a time."""
+    """A run of deferred swaps (a shrinking pass; "swap_run": up to 3n of them, more than the
+    deferred swaps' array holds) then a request: the same rows, cuts, LRU order and counts as the
+    same swaps made one at a time."""
     n = 30
     X = np.random.default_rng(14).normal(size=(n, 5))  # distinct values: a misplaced one shows
     immediate, deferred = (make_provider(X, "rbf", gamma=0.3, cache_mb=cache_rows * n * 4 / 2**20)
                            for _ in range(2))
     for kind, a, b, length in operations:
+        if kind == "swap_keep_prefix":
+            swap_positions(immediate, a, b, True)
+            swap_positions(deferred, a, b, True)
+            continue
         if kind.startswith("swap"):
-            keep = kind == "swap_keep_prefix"
-            swap_positions(immediate, a, b, keep)
-            swap_positions(deferred, a, b, keep, deferred=not keep)
+            for m in range(3 * length if kind == "swap_run" else 1):
+                swap_positions(immediate, (a + m) % n, (b + 7 * m) % n)
+                defer_swap_positions(deferred, (a + m) % n, (b + 7 * m) % n)
             continue
         if kind == "row":
             np.testing.assert_array_equal(kernel_row(immediate, a, length)[:length],
@@ -197,6 +204,53 @@ def test_short_and_full_rows_hold_identical_values(sparse, n):
     kernel_row_once(provider, 17, 5, short)
     kernel_row_once(provider, 17, n, full)
     np.testing.assert_array_equal(short[:5], full[:5])
+
+
+def binary_data(seed, n, d, density, sparse):
+    X = (np.random.default_rng(seed).random((n, d)) < density).astype(np.float64)
+    return sp.csr_matrix(X) if sparse else X
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 80), st.integers(1, 200), st.floats(0.2, 0.9),
+       st.booleans(), st.sampled_from(sorted(KERNELS)))
+def test_rows_of_binary_points_counted_by_bits_equal_the_sums(seed, n, d, density, sparse, kernel):
+    """Binary points kept as bits: every row (short ones count shared bits, long ones may walk
+    the columns) equals, exactly, the row of the same provider without the bits, and
+    scikit-learn's kernel to rounding."""
+    X = binary_data(seed, n, d, density, sparse)
+    with_bits = make_provider(X, kernel, cache_mb=0, **PARAMS[kernel])
+    points = with_bits.points
+    words = (d + 63) // 64
+    expected_shape = (n, words) if words * n <= np.count_nonzero(X.toarray() if sparse else X) \
+        else (0, 0)
+    assert points[8].shape == expected_shape
+    without_bits = with_bits._replace(points=points[:8] + (np.zeros((0, 0), np.uint64),),
+                                      dots=np.zeros(n), work=np.zeros(n))
+    expected = KERNELS[kernel](X, X)
+    got, reference = np.empty(n), np.empty(n)
+    for i in sorted({0, n // 2, n - 1}):
+        for length in (1, 3, n):
+            kernel_row_once(with_bits, i, length, got)
+            kernel_row_once(without_bits, i, length, reference)
+            np.testing.assert_array_equal(got[:length], reference[:length])
+            np.testing.assert_allclose(got[:length], expected[i, :length], rtol=1e-12,
+                                       atol=1e-12)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_points_are_kept_as_bits_only_when_binary_and_no_larger(sparse):
+    """Bits when every value is 0 or 1 and a point's words are no more than its mean number of
+    nonzeros (so a row is never slower to count than to walk); none otherwise."""
+    dense = binary_data(3, 50, 130, 0.5, sparse=False)  # 3 words, ~65 nonzeros a point
+    kept = make_points(sp.csr_matrix(dense) if sparse else dense)[8]
+    assert kept.shape == (50, 3)
+    assert [sum(int(w).bit_count() for w in row) for row in kept] == \
+        list(np.count_nonzero(dense, axis=1))
+    scaled = dense * 2.0
+    assert make_points(sp.csr_matrix(scaled) if sparse else scaled)[8].shape == (0, 0)
+    rare = binary_data(3, 50, 1000, 0.01, sparse=False)  # 16 words, ~10 nonzeros a point
+    assert make_points(sp.csr_matrix(rare) if sparse else rare)[8].shape == (0, 0)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

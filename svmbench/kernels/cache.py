@@ -20,7 +20,7 @@ to a budget of entries, comes only after a quarter of a budget was allocated: am
 four entries moved per entry cached. Without it a full cache compacted every second or third
 request (smo_wss2 on a8a with a 200 MB cache: 64 s of CPU instead of 3.4 s).
 
-A run of swaps can be *deferred* (``swap_index(..., deferred=True)``, as LIBSVM's shrinking pass
+A run of swaps can be *deferred* (``defer_swap`` for ``swap_index``, as LIBSVM's shrinking pass
 makes them, thousands in a row): positions and row headers are exchanged at once, the rows'
 entries later, by ``apply_pending_swaps``, row by row: a row longer than every deferred position
 takes the composed permutation in one gather, a shorter one replays the swaps (and is cut where
@@ -76,7 +76,7 @@ def make_row_cache(n, entries, dtype=np.float32):
         lru_prev=np.full(n + 1, n, dtype=np.int64),
         lru_next=np.full(n + 1, n, dtype=np.int64),
         state=np.array([entries, 0, -1, 0, 0, 0], dtype=np.int64),
-        pending=np.zeros((n, 2), dtype=np.int64),
+        pending=np.zeros((2 * n, 2), dtype=np.int64),
     )
 
 
@@ -114,7 +114,7 @@ def make_full_cache(matrix):
         lru_prev=lru_prev,
         lru_next=lru_next,
         state=np.array([0, n * n, -1, 0, 0, 0], dtype=np.int64),
-        pending=np.zeros((n, 2), dtype=np.int64),
+        pending=np.zeros((2 * n, 2), dtype=np.int64),
     )
 
 
@@ -190,14 +190,19 @@ def _allocate(cache, size):
 
 
 @njit(cache=True, inline="always")
-def lookup(cache, p, length, enabled):
-    """get_data's answer when it is a hit that needs no work: when ``enabled``, no swap is pending
-    and the row of p holds ``length`` entries (at least one), that row, then the most recently
-    used; else an empty row. Inlined into a solver's loop it costs no reference counts because it
-    makes no call and takes no branch that holds array references (see the note in
+def holds(cache, p, length):
+    """Whether get_data(cache, p, length) would be a hit that needs no work: no swap is pending
+    and the row of p holds ``length`` entries (at least one)."""
+    return (cache.state[PENDING] == 0) & (cache.length[p] >= max(length, 1))
+
+
+@njit(cache=True, inline="always")
+def lookup(cache, p, hit):
+    """get_data's answer when ``hit`` (holds(cache, p, length)): the row of p, then the most
+    recently used; else an empty row. Inlined into a solver's loop it costs no reference counts
+    because it makes no call and takes no branch that holds array references (see the note in
     svmbench.solvers.smo): on a miss it moves the most recently used row to the end of the LRU
     list, where it is already, which changes nothing. On an empty answer the loop asks get_data."""
-    hit = enabled & (cache.state[PENDING] == 0) & (cache.length[p] >= max(length, 1))
     head = cache.lru_prev.shape[0] - 1
     tail, last, cached = cache.lru_prev[head], cache.state[LAST], cache.length[p]
     moved = p if hit else tail
@@ -232,14 +237,10 @@ def get_data(cache, p, length):
     return cached_row(cache, p), cached
 
 
-@njit(cache=True)
-def swap_index(cache, a, b, keep_prefix, deferred=False):
-    """LIBSVM Cache::swap_index (see the module note for ``keep_prefix`` and ``deferred``; a
-    deferred swap does not keep prefixes)."""
-    if a == b:
-        return
-    if not deferred:
-        apply_pending_swaps(cache)
+@njit(cache=True, inline="always")
+def _exchange_headers(cache, a, b):
+    """Exchange the rows of positions a != b (their headers; the entries are the caller's); both
+    cached rows become the most recently used, as in LIBSVM."""
     for p in (a, b):
         if cache.length[p] > 0:
             _unlink(cache, p)
@@ -250,19 +251,38 @@ def swap_index(cache, a, b, keep_prefix, deferred=False):
             _link_last(cache, p)
     if cache.state[LAST] == a or cache.state[LAST] == b:
         cache.state[LAST] = a + b - cache.state[LAST]
-    low, high = min(a, b), max(a, b)
-    if deferred:
-        if cache.state[PENDING] == cache.pending.shape[0]:
-            apply_pending_swaps(cache)
-        cache.pending[cache.state[PENDING]] = low, high
-        cache.state[PENDING] += 1
+
+
+@njit(cache=True)
+def swap_index(cache, a, b, keep_prefix):
+    """LIBSVM Cache::swap_index (see the module note for ``keep_prefix``)."""
+    if a == b:
         return
+    apply_pending_swaps(cache)
+    _exchange_headers(cache, a, b)
+    low, high = min(a, b), max(a, b)
     head = cache.lru_next.shape[0] - 1
     p = cache.lru_next[head]
     while p != head:  # the cached rows only, as LIBSVM
         following = cache.lru_next[p]  # read first: a cut row leaves the list
         _replay(cache, p, cache.pending[:0], low, high, keep_prefix)
         p = following
+
+
+@njit(cache=True, inline="always")
+def defer_swap(cache, a, b):
+    """swap_index(cache, a, b, False) with the rows' entries left to the next request (see the
+    module note). Inlined into a shrinking pass, it makes a call only when the deferred swaps
+    fill their array (2n, more than one pass makes), for the reference counts (see the note in
+    svmbench.solvers.smo)."""
+    if a == b:
+        return
+    if cache.state[PENDING] == cache.pending.shape[0]:
+        _apply_pending(cache)
+    _exchange_headers(cache, a, b)
+    count = cache.state[PENDING]
+    cache.pending[count, 0], cache.pending[count, 1] = min(a, b), max(a, b)
+    cache.state[PENDING] = count + 1
 
 
 @njit(cache=True)

@@ -32,7 +32,9 @@ from svmbench.kernels.cache import (
     apply_pending_swaps,
     cache_entries,
     cached_row,
+    defer_swap,
     get_data,
+    holds,
     lookup,
     make_full_cache,
     make_row_cache,
@@ -49,6 +51,7 @@ from svmbench.kernels.math import (
     make_kernel_spec,
     make_points,
     release_point,
+    shared_bits,
 )
 
 # counters[...] indices
@@ -70,6 +73,9 @@ PARALLEL_CHUNK = 1024
 # cost of a nonzero walked point by point relative to one walked column by column: about even
 # on Adult and Web rows (a8a, w7a) once the point-by-point sum is written out in _fill_range
 POINT_WALK_COST = 1.0
+# the same for a word of binary points' bits (a popcount): 0.5 was the best of 0, 0.25, 0.5, 1, 2, 4
+# on a8a and w8a (smo_wss2, 1 thread: a8a 1.21-1.76 s, w8a 0.99-1.09 s)
+BIT_WALK_COST = 0.5
 # the same for dense data: a dot product per point costs about 3x the vectorized column loop
 # (22 features, ijcnn1; more features favour the columns further)
 DENSE_POINT_WALK_COST = 3.0
@@ -229,11 +235,14 @@ def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, 
     own that vectorizes; every loop runs over slices from 0 (from a variable start, numba's index
     wraparound check keeps a loop scalar)."""
     dense, sqnorm, indptr, indices, values = points[0], points[4], points[1], points[2], points[3]
-    kind, gamma = spec[0], spec[1]
+    bits, kind, gamma = points[8], spec[0], spec[1]
     samples, kernel, row = perm[start:stop], work[start:stop], out[start:stop]
     if by_columns:
         for p in range(samples.shape[0]):
             kernel[p] = dots[samples[p]]
+    elif bits.shape[0] > 0:  # binary points: <x_i, x_j> is the number of bits they share
+        for p in range(samples.shape[0]):
+            kernel[p] = shared_bits(bits[samples[p]], bits[i])
     elif is_sparse(points):  # dot_with_buffer written out: a call per entry costs ~5x the sum
         for p in range(samples.shape[0]):
             j, dot = samples[p], 0.0
@@ -261,11 +270,11 @@ def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, 
 
 @njit(cache=True, parallel=True)
 def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
-                         col_values, kind, gamma, coef0, degree, signs, shift, perm, x, dots, work,
-                         i, out, start, stop, by_columns):
+                         col_values, bits, kind, gamma, coef0, degree, signs, shift, perm, x, dots,
+                         work, i, out, start, stop, by_columns):
     """_fill_range over [start, stop), PARALLEL_CHUNK entries to a thread at a time (the tuples
     travel unpacked: numba's parallel regions take arrays and scalars only)."""
-    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
+    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values, bits)
     for c in prange((stop - start + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
         lo = start + c * PARALLEL_CHUNK
         _fill_range(points, (kind, gamma, coef0, degree), signs, shift, perm, x, dots, work, i,
@@ -274,10 +283,10 @@ def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col
 
 @njit(cache=True, parallel=True)
 def dots_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
-                         col_values, i, dots):
+                         col_values, bits, i, dots):
     """dots_by_columns of point i with every point, PARALLEL_CHUNK points to a thread at a time
     (a chunk's sums also stay in the first-level cache while every column adds to them)."""
-    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
+    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values, bits)
     n = sqnorm.shape[0]
     for c in prange((n + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
         dots_by_columns(points, i, points, dots, c * PARALLEL_CHUNK,
@@ -290,17 +299,18 @@ def _walk_columns(points, i, count):
     (touching all n points: sparse, every point that shares a feature with i) than point by point
     (touching the nonzeros of the ``count`` points). Both sum the same products in the same
     feature order, so the kernel values are identical either way."""
-    indptr, indices, col_indptr = points[1], points[2], points[5]
+    indptr, indices, col_indptr, bits = points[1], points[2], points[5], points[8]
     n = points[4].shape[0]
-    if not is_sparse(points):
-        return count * DENSE_POINT_WALK_COST >= n
+    if not is_sparse(points):  # binary: bits always beat the columns
+        return bits.shape[0] == 0 and count * DENSE_POINT_WALK_COST >= n
     by_columns = n  # clearing the n sums
     for k in range(indptr[i], indptr[i + 1]):
         feature = indices[k]
         if feature + 1 < col_indptr.shape[0]:
             by_columns += col_indptr[feature + 1] - col_indptr[feature]
-    by_points = count * (indptr[n] / n) * POINT_WALK_COST
-    return by_columns <= by_points
+    if bits.shape[0] > 0:
+        return by_columns <= count * bits.shape[1] * BIT_WALK_COST
+    return by_columns <= count * (indptr[n] / n) * POINT_WALK_COST
 
 
 @njit(cache=True)
@@ -345,13 +355,16 @@ def kernel_row(provider, position, length):
 
 
 @njit(cache=True, inline="always")
-def cached_kernel_row(provider, position, length):
-    """kernel_row's answer when the cache holds the row whole (counted the same), else an empty
-    row, at no reference-count cost (svmbench.kernels.cache.lookup): a solver loop tries it first
-    and calls kernel_row on an empty answer."""
-    row = lookup(provider.cache, position, length, provider.settings[CACHING] == 1)
-    provider.counters[REQUESTED] += length * (row.shape[0] > 0)
-    return row
+def cached_kernel_row(cache, settings, counters, position, length):
+    """kernel_row's answer when the provider's ``cache`` holds the row whole (counted the same in
+    ``counters``), else an empty row, at no reference-count cost (svmbench.kernels.cache.lookup):
+    a solver loop tries it first and calls kernel_row on an empty answer. It takes the provider's
+    cache, settings and counters, not the provider: an inlined function binding the provider
+    takes a reference on each of its 25 arrays, which numba's pruner kept here, the row slice's
+    bound checks lying between taking and dropping them (see the note in svmbench.solvers.smo)."""
+    hit = (settings[CACHING] == 1) & holds(cache, position, length)
+    counters[REQUESTED] += length * hit  # before the row's slice, for the reference counts
+    return lookup(cache, position, hit)
 
 
 @njit(cache=True)
@@ -390,19 +403,27 @@ def kernel_entry(provider, position_a, position_b):
     return provider.signs[i] * provider.signs[j] * (kernel + provider.fold[SHIFT]) + ridge
 
 
+@njit(cache=True, inline="always")
+def _exchange_positions(provider, a, b):
+    provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
+    provider.diag[a], provider.diag[b] = provider.diag[b], provider.diag[a]
+
+
 @njit(cache=True)
-def swap_positions(provider, a, b, keep_prefix=False, deferred=False):
+def swap_positions(provider, a, b, keep_prefix=False):
     """Exchange positions a and b (LIBSVM's swap_index): data, diagonal and cached rows.
 
     A cached row that holds min(a, b) but not max(a, b) is dropped, as LIBSVM does; with
     ``keep_prefix`` it keeps its entries before min(a, b) instead (for solvers that move
-    samples across the end of a prefix they request, such as Keerthi's I0). ``deferred``
-    leaves the cached rows' entries to the next request (svmbench.kernels.cache: for a run of
-    swaps, such as a shrinking pass).
+    samples across the end of a prefix they request, such as Keerthi's I0).
     """
-    if a == b:
-        return
-    provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
-    provider.diag[a], provider.diag[b] = provider.diag[b], provider.diag[a]
-    swap_index(provider.cache, a, b, keep_prefix, deferred)
+    _exchange_positions(provider, a, b)
+    swap_index(provider.cache, a, b, keep_prefix)
 
+
+@njit(cache=True, inline="always")
+def defer_swap_positions(provider, a, b):
+    """swap_positions(provider, a, b) with the cached rows' entries left to the next request
+    (svmbench.kernels.cache.defer_swap: for a run of swaps, such as a shrinking pass)."""
+    _exchange_positions(provider, a, b)
+    defer_swap(provider.cache, a, b)

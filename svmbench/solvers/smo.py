@@ -43,6 +43,7 @@ from numba import njit
 from svmbench.kernels.provider import (
     REQUESTED,
     cached_kernel_row,
+    defer_swap_positions,
     kernel_entry,
     kernel_row,
     swap_positions,
@@ -96,13 +97,26 @@ State = namedtuple("State", ["y", "alpha", "gradient", "gradient_bar", "ints", "
 
 # ---------------------------------------------------------------- the Solver's shared machinery
 
-@njit(cache=True)
-def swap(provider, s, a, b, keep_prefix, deferred=False):
-    """LIBSVM Solver::swap_index: the provider's positions and the state's arrays together
-    (``deferred``: the cached rows' entries at the next request, see swap_positions)."""
-    swap_positions(provider, a, b, keep_prefix, deferred)
+@njit(cache=True, inline="always")
+def _exchange_state(s, a, b):
     for values in (s.y, s.alpha, s.gradient, s.gradient_bar):
         values[a], values[b] = values[b], values[a]
+
+
+@njit(cache=True)
+def swap(provider, s, a, b, keep_prefix):
+    """LIBSVM Solver::swap_index: the provider's positions and the state's arrays together."""
+    swap_positions(provider, a, b, keep_prefix)
+    _exchange_state(s, a, b)
+
+
+@njit(cache=True, inline="always")
+def shrink_swap(provider, s, a, b):
+    """swap(provider, s, a, b, False) with the cached rows' entries left to the next request
+    (defer_swap_positions), inlined into the shrinking pass for the reference counts (see
+    solver_loop)."""
+    defer_swap_positions(provider, a, b)
+    _exchange_state(s, a, b)
 
 
 @njit(cache=True, inline="always")
@@ -168,6 +182,7 @@ def reconstruct_gradient(provider, s):
     n, active_size = y.shape[0], s.ints[ACTIVE]
     if active_size == n:
         return
+    cache, settings, counters = provider.cache, provider.settings, provider.counters
     before = provider.counters[REQUESTED]
     for t in range(active_size, n):
         gradient[t] = s.gradient_bar[t] - 1.0
@@ -177,7 +192,7 @@ def reconstruct_gradient(provider, s):
             n_free += 1
     if s.ints[SHRINK_RULES] == LIBSVM3 and n_free * n > 2 * active_size * (n - active_size):
         for t in range(active_size, n):
-            row = cached_kernel_row(provider, t, active_size)  # see the note on reference counts
+            row = cached_kernel_row(cache, settings, counters, t, active_size)
             if row.shape[0] == 0:
                 row = kernel_row(provider, t, active_size)
             for p in range(active_size):
@@ -186,7 +201,7 @@ def reconstruct_gradient(provider, s):
     else:
         for p in range(active_size):
             if is_free(alpha[p], C):
-                row = cached_kernel_row(provider, p, n)
+                row = cached_kernel_row(cache, settings, counters, p, n)
                 if row.shape[0] == 0:
                     row = kernel_row(provider, p, n)
                 for t in range(active_size, n):
@@ -214,10 +229,12 @@ def complete_gradient(provider, s, converged):
 # C = 1024, 9122 iterations): with every step function called, 58 % of the fit went to
 # NRT_incref/decref (48 ms a fit; LIBSVM 9 ms), inlined 79 % of 24 ms. A branch that holds array
 # references has the same effect (LLVM merges the releases of its arms into a form the pruner
-# does not recognize). So the loop below calls what may call out (shrinking, reconstruction, a
-# row that is not cached) itself, and what it inlines with the provider or the state makes no
-# call and takes no such branch (cache.lookup, take_step, be_shrunk): 7.3 ms a fit, LIBSVM 8.7
-# in the same runs (fdf4e58).
+# does not recognize), and so do the bound checks of a slice with a variable end. So the loop
+# below calls what may call out (shrinking, reconstruction, a row that is not cached) itself,
+# what it inlines with the provider or the state makes no call and takes no such branch
+# (take_step, be_shrunk, shrink_swap), and a cached row is looked up without binding the
+# provider (cached_kernel_row takes its cache, settings and counters): 5.3-5.6 ms a fit, LIBSVM
+# 8.7-9.9 in the same runs.
 @njit(cache=True)
 def solver_loop(provider, s, max_iter, seed):
     """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps."""
@@ -227,7 +244,8 @@ def solver_loop(provider, s, max_iter, seed):
     # closures over the loop's own arguments: numba inlines them without binding new names
     def row(position, length):
         """kernel_row, with the cached case inlined (see above)."""
-        cached = cached_kernel_row(provider, position, length)
+        cached = cached_kernel_row(provider.cache, provider.settings,
+                                   provider.counters, position, length)
         return cached if cached.shape[0] > 0 else kernel_row(provider, position, length)
 
     def wss2_pair():
@@ -388,7 +406,7 @@ def do_shrinking(provider, s):
                 ints[ACTIVE] -= 1
                 while ints[ACTIVE] > t:
                     if not be_shrunk(s, ints[ACTIVE], gmax_up, gmax_low):
-                        swap(provider, s, t, ints[ACTIVE], False, True)
+                        shrink_swap(provider, s, t, ints[ACTIVE])
                         break
                     ints[ACTIVE] -= 1
             t += 1
@@ -399,7 +417,7 @@ def do_shrinking(provider, s):
     while t < ints[ACTIVE]:
         if be_shrunk(s, t, gmax_up, gmax_low):
             ints[ACTIVE] -= 1
-            swap(provider, s, t, ints[ACTIVE], False, True)
+            shrink_swap(provider, s, t, ints[ACTIVE])
         else:
             t += 1
     if ints[UNSHRINK] or gmax_up + gmax_low > tol * 10:
@@ -410,7 +428,7 @@ def do_shrinking(provider, s):
         if is_free(s.alpha[t], s.reals[C_]) or be_shrunk(s, t, gmax_up, gmax_low):
             t -= 1
         else:
-            swap(provider, s, t, ints[ACTIVE], False, True)
+            shrink_swap(provider, s, t, ints[ACTIVE])
             ints[ACTIVE] += 1
     ints[UNSHRINK] = 1
 
@@ -439,11 +457,12 @@ def initial_gradient(provider, s):
     """LIBSVM Solver::Solve: G = Q alpha - 1 and G_bar = sum over alpha_p = C of C Q_p, for a
     warm start from a feasible alpha (one full row per nonzero alpha)."""
     alpha, gradient, gradient_bar, C = s.alpha, s.gradient, s.gradient_bar, s.reals[C_]
+    cache, settings, counters = provider.cache, provider.settings, provider.counters
     n = alpha.shape[0]
     before = provider.counters[REQUESTED]
     for p in range(n):
         if alpha[p] > 0.0:
-            row = cached_kernel_row(provider, p, n)  # see the note on reference counts
+            row = cached_kernel_row(cache, settings, counters, p, n)
             if row.shape[0] == 0:
                 row = kernel_row(provider, p, n)
             for t in range(n):
