@@ -92,6 +92,7 @@ def test_a_dropped_cache_lends_its_pool_to_the_next_and_live_caches_never_share(
 
     from svmbench.kernels import cache as cache_module
 
+    gc.collect()  # caches earlier tests left in reference cycles would be dropped below
     cache_module._SPARE_POOL.clear()
     first = make_row_cache(100, 5000)
     address = first.pool.__array_interface__["data"][0]

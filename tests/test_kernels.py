@@ -11,7 +11,7 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 
 from svmbench.kernels.cache import cache_entries, cached_row
 from svmbench.kernels.cross import weighted_kernel_sums
-from svmbench.kernels.math import exp_nonpositive, make_kernel_spec, make_points
+from svmbench.kernels.math import binary_bits, exp_nonpositive, make_kernel_spec, make_points
 from svmbench.kernels.provider import (
     PARALLEL_MIN,
     PARALLEL_MIN_ENTRIES,
@@ -215,27 +215,30 @@ def binary_data(seed, n, d, density, sparse):
 @given(st.integers(0, 10**6), st.integers(2, 80), st.integers(1, 200), st.floats(0.2, 0.9),
        st.booleans(), st.sampled_from(sorted(KERNELS)))
 def test_rows_of_binary_points_counted_by_bits_equal_the_sums(seed, n, d, density, sparse, kernel):
-    """Binary points kept as bits: every row (short ones count shared bits, long ones may walk
-    the columns) equals, exactly, the row of the same provider without the bits, and
-    scikit-learn's kernel to rounding."""
+    """Binary points kept as bits: every row, before and after positions are swapped, equals,
+    exactly, the row of the same provider without the bits, and scikit-learn's kernel to
+    rounding."""
     X = binary_data(seed, n, d, density, sparse)
     with_bits = make_provider(X, kernel, cache_mb=0, **PARAMS[kernel])
-    points = with_bits.points
     words = (d + 63) // 64
-    expected_shape = (n, words) if words * n <= np.count_nonzero(X.toarray() if sparse else X) \
+    expected_shape = (words, n) if words * n <= np.count_nonzero(X.toarray() if sparse else X) \
         else (0, 0)
-    assert points[8].shape == expected_shape
-    without_bits = with_bits._replace(points=points[:8] + (np.zeros((0, 0), np.uint64),),
+    assert with_bits.position_bits.shape == expected_shape
+    without_bits = with_bits._replace(position_bits=np.zeros((0, 0), np.uint64),
                                       dots=np.zeros(n), work=np.zeros(n))
     expected = KERNELS[kernel](X, X)
     got, reference = np.empty(n), np.empty(n)
-    for i in sorted({0, n // 2, n - 1}):
-        for length in (1, 3, n):
-            kernel_row_once(with_bits, i, length, got)
-            kernel_row_once(without_bits, i, length, reference)
-            np.testing.assert_array_equal(got[:length], reference[:length])
-            np.testing.assert_allclose(got[:length], expected[i, :length], rtol=1e-12,
-                                       atol=1e-12)
+    rng = np.random.default_rng(seed)
+    for _ in range(2):
+        for i in sorted({0, n // 2, n - 1}):
+            for length in (1, 3, n):
+                kernel_row_once(with_bits, i, length, got)
+                kernel_row_once(without_bits, i, length, reference)
+                np.testing.assert_array_equal(got[:length], reference[:length])
+                truth = expected[with_bits.perm[i], with_bits.perm[:length]]
+                np.testing.assert_allclose(got[:length], truth, rtol=1e-12, atol=1e-12)
+        for a, b in rng.integers(0, n, size=(n, 2)):
+            swap_positions(with_bits, a, b)  # moves the arrays both providers share
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -243,14 +246,14 @@ def test_points_are_kept_as_bits_only_when_binary_and_no_larger(sparse):
     """Bits when every value is 0 or 1 and a point's words are no more than its mean number of
     nonzeros (so a row is never slower to count than to walk); none otherwise."""
     dense = binary_data(3, 50, 130, 0.5, sparse=False)  # 3 words, ~65 nonzeros a point
-    kept = make_points(sp.csr_matrix(dense) if sparse else dense)[8]
-    assert kept.shape == (50, 3)
-    assert [sum(int(w).bit_count() for w in row) for row in kept] == \
+    kept = binary_bits(sp.csr_matrix(dense) if sparse else dense)
+    assert kept.shape == (3, 50)
+    assert [sum(int(w).bit_count() for w in point) for point in kept.T] == \
         list(np.count_nonzero(dense, axis=1))
     scaled = dense * 2.0
-    assert make_points(sp.csr_matrix(scaled) if sparse else scaled)[8].shape == (0, 0)
+    assert binary_bits(sp.csr_matrix(scaled) if sparse else scaled).shape == (0, 0)
     rare = binary_data(3, 50, 1000, 0.01, sparse=False)  # 16 words, ~10 nonzeros a point
-    assert make_points(sp.csr_matrix(rare) if sparse else rare)[8].shape == (0, 0)
+    assert binary_bits(sp.csr_matrix(rare) if sparse else rare).shape == (0, 0)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

@@ -38,16 +38,16 @@ def _kernel_rows(points_a, points_b, spec, row, out, buffer):
 
 @njit(cache=True, parallel=True)
 def _cross_block(a_dense, a_indptr, a_indices, a_values, a_sqnorm, a_col_indptr, a_col_indices,
-                 a_col_values, a_bits, b_dense, b_indptr, b_indices, b_values, b_sqnorm,
-                 b_col_indptr, b_col_indices, b_col_values, b_bits, kind, gamma, coef0, degree,
-                 first, out, computed, n_features):
+                 a_col_values, b_dense, b_indptr, b_indices, b_values, b_sqnorm, b_col_indptr,
+                 b_col_indices, b_col_values, kind, gamma, coef0, degree, first, out, computed,
+                 n_features):
     # numba's parallel regions take arrays and scalars only, so the tuples travel unpacked
     for r in prange(out.shape[0]):
         buffer = np.zeros(n_features)
         computed[r] = _kernel_rows((a_dense, a_indptr, a_indices, a_values, a_sqnorm, a_col_indptr,
-                      a_col_indices, a_col_values, a_bits),
+                      a_col_indices, a_col_values),
                      (b_dense, b_indptr, b_indices, b_values, b_sqnorm, b_col_indptr,
-                      b_col_indices, b_col_values, b_bits),
+                      b_col_indices, b_col_values),
                      (kind, gamma, coef0, degree), first + r, out[r], buffer)
 
 

@@ -1,8 +1,8 @@
 """Kernel function math on dense or CSR points, compiled with numba.
 
 A *points* bundle is a tuple of arrays that compiled code can take as one argument:
-``(dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values, bits)``. Dense
-data fills ``dense`` (n x d) and leaves the CSR arrays empty; sparse data fills the CSR arrays and
+``(dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)``. Dense data
+fills ``dense`` (n x d) and leaves the CSR arrays empty; sparse data fills the CSR arrays and
 leaves ``dense`` as a 0 x 0 array. ``sqnorm`` holds ||x||^2 for every point (used by the RBF
 kernel); its length is the number of points. Both keep a copy by columns (the ``col_*`` arrays),
 so that the inner products of one point with all points are accumulated column by column:
@@ -33,27 +33,32 @@ def make_points(X):
         n, d = dense.shape
         columns = (np.arange(d + 1, dtype=np.int64) * n, np.zeros(0, dtype=np.int32),
                    np.ascontiguousarray(dense.T).ravel())
-        return (dense, *_sparse_arrays(None), np.einsum("ij,ij->i", dense, dense), *columns,
-                _bit_rows(dense))
+        return (dense, *_sparse_arrays(None), np.einsum("ij,ij->i", dense, dense), *columns)
     csr = sp.csr_matrix(X, dtype=np.float64)
     csr.sum_duplicates()
     sqnorm = np.asarray(csr.multiply(csr).sum(axis=1), dtype=np.float64).ravel()
-    return (np.zeros((0, 0)), *_sparse_arrays(csr), sqnorm, *_sparse_arrays(csr.tocsc()),
-            _bit_rows(csr))
+    return (np.zeros((0, 0)), *_sparse_arrays(csr), sqnorm, *_sparse_arrays(csr.tocsc()))
 
 
-def _bit_rows(X):
-    """The points of X (dense, or CSR) as bits (see the module's docstring), or a 0 x 0 array
-    when they are not binary or their bits would take more words than their nonzeros."""
+def binary_bits(X):
+    """Binary points (every value of X, dense or sparse, 0 or 1) as bits, word by word: a
+    (words x n) array, bit f of word w of point j at [w, j] being feature 64 w + f, so that a pass
+    over one word of all points is contiguous. A 0 x 0 array when X is not binary, or when its
+    bits would take more words than it has nonzeros (then walking them is cheaper)."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+        X.sum_duplicates()  # as make_points: duplicates are one value, their sum
+    else:
+        X = np.asarray(X, dtype=np.float64)
     n, d = X.shape
     values = X.data if sp.issparse(X) else X
     words = (d + 63) // 64
     if not np.all((values == 0.0) | (values == 1.0)) or words * n > np.count_nonzero(values):
         return np.zeros((0, 0), dtype=np.uint64)
-    rows, features = X.nonzero()
-    bits = np.zeros((n, words), dtype=np.uint64)
+    points, features = X.nonzero()
+    bits = np.zeros((words, n), dtype=np.uint64)
     features = features.astype(np.uint64)
-    np.bitwise_or.at(bits, (rows, features // 64), np.left_shift(np.uint64(1), features % 64))
+    np.bitwise_or.at(bits, (features // 64, points), np.left_shift(np.uint64(1), features % 64))
     return bits
 
 
@@ -89,15 +94,6 @@ def popcount(typingctx, word):
         return builder.ctpop(args[0])
 
     return types.uint64(types.uint64), codegen
-
-
-@njit(cache=True, inline="always")
-def shared_bits(a, b):
-    """<a, b> of two binary points given as bits (a row of ``bits`` each)."""
-    count = np.uint64(0)
-    for word in range(a.shape[0]):
-        count += popcount(a[word] & b[word])
-    return np.float64(count)
 
 
 @njit(cache=True)

@@ -43,6 +43,7 @@ from svmbench.kernels.cache import (
 from svmbench.kernels.math import (
     RBF,
     apply_kernel,
+    binary_bits,
     dot_with_buffer,
     dots_by_columns,
     exp_nonpositive,
@@ -50,8 +51,8 @@ from svmbench.kernels.math import (
     load_point,
     make_kernel_spec,
     make_points,
+    popcount,
     release_point,
-    shared_bits,
 )
 
 # counters[...] indices
@@ -73,9 +74,6 @@ PARALLEL_CHUNK = 1024
 # cost of a nonzero walked point by point relative to one walked column by column: about even
 # on Adult and Web rows (a8a, w7a) once the point-by-point sum is written out in _fill_range
 POINT_WALK_COST = 1.0
-# the same for a word of binary points' bits (a popcount): 0.5 was the best of 0, 0.25, 0.5, 1, 2, 4
-# on a8a and w8a (smo_wss2, 1 thread: a8a 1.21-1.76 s, w8a 0.99-1.09 s)
-BIT_WALK_COST = 0.5
 # the same for dense data: a dot product per point costs about 3x the vectorized column loop
 # (22 features, ijcnn1; more features favour the columns further)
 DENSE_POINT_WALK_COST = 3.0
@@ -95,6 +93,12 @@ KernelProvider = namedtuple(
         "cache",  # the rows (svmbench.kernels.cache.RowCache; float64 for a precomputed matrix)
         "settings",  # [caching enabled (0/1), shortest row filled in parallel]
         "counters",  # [kernel_requested, kernel_computed]
+        # by position, moved with the positions, so that binary points' rows are filled by
+        # contiguous passes (_fill_binary_range):
+        "position_bits",  # the bits of binary points (math.binary_bits; 0 x 0 for others)
+        "position_sqnorm",  # ||x||^2 (binary points: the number of nonzeros)
+        "position_signs",  # s
+        "kernel_by_distance",  # binary points, RBF: k at squared distance 0, 1, ..., 2 max ||x||^2
     ],
 )
 
@@ -124,6 +128,8 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
     spec = make_kernel_spec(kernel, gamma, coef0, degree)
     n = points[4].shape[0]
     signs, fold = _fold_arrays(n, signs, shift, ridge)
+    bits = binary_bits(X)
+    binary = bits.shape[0] > 0
     provider = KernelProvider(
         points=points,
         spec=spec,
@@ -138,6 +144,11 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         settings=np.array([1 if cache_mb > 0 else 0, SPARSE_PARALLEL_MIN_ENTRIES
                            if is_sparse(points) else PARALLEL_MIN_ENTRIES], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
+        position_bits=bits,
+        position_sqnorm=points[4].copy(),
+        position_signs=signs.copy(),
+        kernel_by_distance=_rbf_by_distance(spec[1], 2 * int(points[4].max(initial=0.0)) + 1)
+        if binary and spec[0] == RBF else np.zeros(0),
     )
     fill_diagonal(provider)
     return provider
@@ -172,6 +183,10 @@ def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
         cache=make_full_cache(matrix),
         settings=np.array([1, PARALLEL_MIN_ENTRIES], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
+        position_bits=np.zeros((0, 0), dtype=np.uint64),
+        position_sqnorm=np.zeros(n),
+        position_signs=signs.copy(),
+        kernel_by_distance=np.zeros(0),
     )
 
 
@@ -227,6 +242,42 @@ def fill_diagonal(provider):
 
 
 @njit(cache=True)
+def _rbf_by_distance(gamma, count):
+    """The RBF kernel at squared distances 0, 1, ..., count - 1, as _fill_range computes it."""
+    values = np.empty(count)
+    for distance in range(count):
+        values[distance] = exp_nonpositive(-gamma * max(np.float64(distance), 0.0))
+    return values
+
+
+@njit(cache=True)
+def _fill_binary_range(provider, position, out, start, stop):
+    """_fill_range for binary points, from the provider's arrays by position (no gather, so every
+    loop vectorizes): <x_i, x_j> is the number of bits they share, counted word by word; the RBF
+    kernel is read from kernel_by_distance at the squared distance ||x_i||^2 + ||x_j||^2 -
+    2 <x_i, x_j>, an integer, so the values are those _fill_range computes (a8a: 1.4 ns an entry
+    against 4.3 gathering by sample and taking exponentials)."""
+    bits, own = provider.position_bits, position
+    shared, row = provider.work[start:stop], out[start:stop]
+    shared[:] = 0.0
+    for word in range(bits.shape[0]):
+        column, mine = bits[word, start:stop], bits[word, own]
+        for p in range(shared.shape[0]):
+            shared[p] += np.float64(popcount(column[p] & mine))
+    spec, table, shift = provider.spec, provider.kernel_by_distance, provider.fold[SHIFT]
+    sqnorm, own_sqnorm = provider.position_sqnorm[start:stop], provider.position_sqnorm[own]
+    signs, own_sign = provider.position_signs[start:stop], provider.position_signs[own]
+    if spec[0] == RBF:
+        for p in range(row.shape[0]):
+            distance = np.uint64(own_sqnorm + sqnorm[p] - 2.0 * shared[p])  # >= 0: |x_i xor x_j|
+            row[p] = own_sign * signs[p] * (table[distance] + shift)
+        return
+    for p in range(row.shape[0]):
+        kernel = apply_kernel(spec, shared[p], own_sqnorm, sqnorm[p])
+        row[p] = own_sign * signs[p] * (kernel + shift)
+
+
+@njit(cache=True)
 def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, stop, by_columns):
     """out[p] = s_i s_j (k(x_i, x_j) + shift), j = perm[p], for p in [start, stop); inner products
     from ``dots`` (indexed by sample) when they were accumulated by columns, else from the dense
@@ -235,14 +286,11 @@ def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, 
     own that vectorizes; every loop runs over slices from 0 (from a variable start, numba's index
     wraparound check keeps a loop scalar)."""
     dense, sqnorm, indptr, indices, values = points[0], points[4], points[1], points[2], points[3]
-    bits, kind, gamma = points[8], spec[0], spec[1]
+    kind, gamma = spec[0], spec[1]
     samples, kernel, row = perm[start:stop], work[start:stop], out[start:stop]
     if by_columns:
         for p in range(samples.shape[0]):
             kernel[p] = dots[samples[p]]
-    elif bits.shape[0] > 0:  # binary points: <x_i, x_j> is the number of bits they share
-        for p in range(samples.shape[0]):
-            kernel[p] = shared_bits(bits[samples[p]], bits[i])
     elif is_sparse(points):  # dot_with_buffer written out: a call per entry costs ~5x the sum
         for p in range(samples.shape[0]):
             j, dot = samples[p], 0.0
@@ -270,11 +318,11 @@ def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, 
 
 @njit(cache=True, parallel=True)
 def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
-                         col_values, bits, kind, gamma, coef0, degree, signs, shift, perm, x, dots,
-                         work, i, out, start, stop, by_columns):
+                         col_values, kind, gamma, coef0, degree, signs, shift, perm, x, dots, work,
+                         i, out, start, stop, by_columns):
     """_fill_range over [start, stop), PARALLEL_CHUNK entries to a thread at a time (the tuples
     travel unpacked: numba's parallel regions take arrays and scalars only)."""
-    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values, bits)
+    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
     for c in prange((stop - start + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
         lo = start + c * PARALLEL_CHUNK
         _fill_range(points, (kind, gamma, coef0, degree), signs, shift, perm, x, dots, work, i,
@@ -283,10 +331,10 @@ def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col
 
 @njit(cache=True, parallel=True)
 def dots_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
-                         col_values, bits, i, dots):
+                         col_values, i, dots):
     """dots_by_columns of point i with every point, PARALLEL_CHUNK points to a thread at a time
     (a chunk's sums also stay in the first-level cache while every column adds to them)."""
-    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values, bits)
+    points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
     n = sqnorm.shape[0]
     for c in prange((n + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
         dots_by_columns(points, i, points, dots, c * PARALLEL_CHUNK,
@@ -299,23 +347,35 @@ def _walk_columns(points, i, count):
     (touching all n points: sparse, every point that shares a feature with i) than point by point
     (touching the nonzeros of the ``count`` points). Both sum the same products in the same
     feature order, so the kernel values are identical either way."""
-    indptr, indices, col_indptr, bits = points[1], points[2], points[5], points[8]
+    indptr, indices, col_indptr = points[1], points[2], points[5]
     n = points[4].shape[0]
-    if not is_sparse(points):  # binary: bits always beat the columns
-        return bits.shape[0] == 0 and count * DENSE_POINT_WALK_COST >= n
+    if not is_sparse(points):
+        return count * DENSE_POINT_WALK_COST >= n
     by_columns = n  # clearing the n sums
     for k in range(indptr[i], indptr[i + 1]):
         feature = indices[k]
         if feature + 1 < col_indptr.shape[0]:
             by_columns += col_indptr[feature + 1] - col_indptr[feature]
-    if bits.shape[0] > 0:
-        return by_columns <= count * bits.shape[1] * BIT_WALK_COST
-    return by_columns <= count * (indptr[n] / n) * POINT_WALK_COST
+    by_points = count * (indptr[n] / n) * POINT_WALK_COST
+    return by_columns <= by_points
 
 
 @njit(cache=True)
 def _fill_row(provider, position, out, start, stop):
-    """Compute Q at (position, p) for p in [start, stop) into out."""
+    """Compute Q at (position, p) for p in [start, stop) into out: binary points from their bits
+    (one thread), others from the points."""
+    if provider.position_bits.shape[0] > 0:
+        _fill_binary_range(provider, position, out, start, stop)
+    else:
+        _fill_from_points(provider, position, out, start, stop)
+    if start <= position < stop:
+        out[position] += provider.fold[RIDGE]
+
+
+@njit(cache=True)
+def _fill_from_points(provider, position, out, start, stop):
+    """Q at (position, p) for p in [start, stop) without the ridge, from the points: their inner
+    products by points or by columns, whichever is cheaper, in parallel for long rows."""
     points = provider.points
     i = provider.perm[position]
     by_columns = _walk_columns(points, i, stop - start)
@@ -333,8 +393,6 @@ def _fill_row(provider, position, out, start, stop):
         _fill_range(points, provider.spec, signs, shift, provider.perm, x, provider.dots,
                     provider.work, i, out, start, stop, by_columns)
     release_point(points, i, provider.buffer)
-    if start <= position < stop:
-        out[position] += provider.fold[RIDGE]
 
 
 @njit(cache=True, inline="always")
@@ -360,7 +418,7 @@ def cached_kernel_row(cache, settings, counters, position, length):
     ``counters``), else an empty row, at no reference-count cost (svmbench.kernels.cache.lookup):
     a solver loop tries it first and calls kernel_row on an empty answer. It takes the provider's
     cache, settings and counters, not the provider: an inlined function binding the provider
-    takes a reference on each of its 25 arrays, which numba's pruner kept here, the row slice's
+    takes a reference on each of its arrays, which numba's pruner kept here, the row slice's
     bound checks lying between taking and dropping them (see the note in svmbench.solvers.smo)."""
     hit = (settings[CACHING] == 1) & holds(cache, position, length)
     counters[REQUESTED] += length * hit  # before the row's slice, for the reference counts
@@ -406,7 +464,11 @@ def kernel_entry(provider, position_a, position_b):
 @njit(cache=True, inline="always")
 def _exchange_positions(provider, a, b):
     provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
-    provider.diag[a], provider.diag[b] = provider.diag[b], provider.diag[a]
+    for values in (provider.diag, provider.position_sqnorm, provider.position_signs):
+        values[a], values[b] = values[b], values[a]
+    bits = provider.position_bits
+    for word in range(bits.shape[0]):
+        bits[word, a], bits[word, b] = bits[word, b], bits[word, a]
 
 
 @njit(cache=True)
