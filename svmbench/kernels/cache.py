@@ -22,11 +22,13 @@ request (smo_wss2 on a8a with a 200 MB cache: 64 s of CPU instead of 3.4 s).
 
 A run of swaps can be *deferred* (``defer_swap`` for ``swap_index``, as LIBSVM's shrinking pass
 makes them, thousands in a row): positions and row headers are exchanged at once, the rows'
-entries later, by ``apply_pending_swaps``, row by row: a row longer than every deferred position
-takes the composed permutation in one gather, a shorter one replays the swaps (and is cut where
-one would cut it). Same rows, same cuts, same counts as swapping at once, without touching every
-cached row for every swap (on ijcnn1, 48,574 swaps over about 3,000 cached rows were a quarter
-of smo_wss2's time). Every request (``get_data``) applies what is pending first.
+entries later. The next request (``apply_pending_swaps``) makes the run one *batch*: a row that
+ends between the run's lowest and highest position replays the swaps then (it is cut where one
+would cut it); a row longer than every swapped position takes the run's composed permutation,
+logged, when it is next read (``_catch_up``: every batch it missed, in order, one gather each).
+Same rows, same cuts, same counts as swapping at once, without touching every cached row for
+every swap (on ijcnn1, 48,574 swaps over about 3,000 cached rows were a quarter of smo_wss2's
+time), nor every cached row for every batch (most rows an SMO run caches are never read again).
 """
 
 import weakref
@@ -55,9 +57,15 @@ RowCache = namedtuple(
         #           hole end, deferred swaps]: the hole is free pool space below the last
         #           requested row
         "pending",  # the deferred swaps (lower, higher position), in order
+        "row_batches",  # the number of logged batches row p has taken (moves with the row)
+        "batches",  # batch b: [its first log entry, its end, its highest swapped position]
+        "log",  # (target, source): row[target] takes the old row[source]
+        "moved",  # work space of n entries for a batch's gather
     ],
 )
-FREE, TOP, LAST, HOLE_START, HOLE_END, PENDING = 0, 1, 2, 3, 4, 5
+FREE, TOP, LAST, HOLE_START, HOLE_END, PENDING, BATCHES, LOGGED = 0, 1, 2, 3, 4, 5, 6, 7
+# batches logged before every cached row is brought up to date and the log starts again
+MAX_BATCHES = 64
 
 
 def cache_entries(n, cache_mb, itemsize=4):
@@ -75,9 +83,17 @@ def make_row_cache(n, entries, dtype=np.float32):
         length=np.zeros(n, dtype=np.int64),
         lru_prev=np.full(n + 1, n, dtype=np.int64),
         lru_next=np.full(n + 1, n, dtype=np.int64),
-        state=np.array([entries, 0, -1, 0, 0, 0], dtype=np.int64),
-        pending=np.zeros((2 * n, 2), dtype=np.int64),
+        state=np.array([entries, 0, -1, 0, 0, 0, 0, 0], dtype=np.int64),
+        **_swap_log(n, dtype),
     )
+
+
+def _swap_log(n, dtype):
+    """The arrays for deferred swaps (the log holds 4 n entries, a batch at most n)."""
+    return {"pending": np.zeros((2 * n, 2), dtype=np.int64),
+            "row_batches": np.zeros(n, dtype=np.int64),
+            "batches": np.zeros((MAX_BATCHES, 3), dtype=np.int64),
+            "log": np.zeros((4 * n, 2), dtype=np.int64), "moved": np.zeros(n, dtype=dtype)}
 
 
 def _pool(size, dtype):
@@ -113,14 +129,16 @@ def make_full_cache(matrix):
         length=np.full(n, n, dtype=np.int64),
         lru_prev=lru_prev,
         lru_next=lru_next,
-        state=np.array([0, n * n, -1, 0, 0, 0], dtype=np.int64),
-        pending=np.zeros((2 * n, 2), dtype=np.int64),
+        state=np.array([0, n * n, -1, 0, 0, 0, 0, 0], dtype=np.int64),
+        **_swap_log(n, matrix.dtype),
     )
 
 
 @njit(cache=True, inline="always")
 def cached_row(cache, p):
-    """The cached prefix of position p's row (empty when none)."""
+    """The cached prefix of position p's row (empty when none), up to date."""
+    if cache.row_batches[p] != cache.state[BATCHES]:
+        _catch_up(cache, p, cache.state[BATCHES])
     start = cache.offset[p]
     return cache.pool[start:start + cache.length[p]]
 
@@ -191,9 +209,10 @@ def _allocate(cache, size):
 
 @njit(cache=True, inline="always")
 def holds(cache, p, length):
-    """Whether get_data(cache, p, length) would be a hit that needs no work: no swap is pending
-    and the row of p holds ``length`` entries (at least one)."""
-    return (cache.state[PENDING] == 0) & (cache.length[p] >= max(length, 1))
+    """Whether get_data(cache, p, length) would be a hit that needs no work: no swap is pending,
+    the row of p is up to date and holds ``length`` entries (at least one)."""
+    return ((cache.state[PENDING] == 0) & (cache.row_batches[p] == cache.state[BATCHES])
+            & (cache.length[p] >= max(length, 1)))
 
 
 @njit(cache=True, inline="always")
@@ -219,6 +238,8 @@ def get_data(cache, p, length):
     cached); p becomes the most recently used. Entries from the second value on are the caller's
     to fill."""
     apply_pending_swaps(cache)
+    if cache.row_batches[p] != cache.state[BATCHES]:
+        _catch_up(cache, p, cache.state[BATCHES])
     cached = cache.length[p]
     if cached > 0:
         _unlink(cache, p)
@@ -244,8 +265,8 @@ def _exchange_headers(cache, a, b):
     for p in (a, b):
         if cache.length[p] > 0:
             _unlink(cache, p)
-    cache.offset[a], cache.offset[b] = cache.offset[b], cache.offset[a]
-    cache.length[a], cache.length[b] = cache.length[b], cache.length[a]
+    for header in (cache.offset, cache.length, cache.row_batches):
+        header[a], header[b] = header[b], header[a]
     for p in (a, b):
         if cache.length[p] > 0:
             _link_last(cache, p)
@@ -259,6 +280,8 @@ def swap_index(cache, a, b, keep_prefix):
     if a == b:
         return
     apply_pending_swaps(cache)
+    if cache.state[BATCHES] > 0:
+        _catch_up_all(cache)
     _exchange_headers(cache, a, b)
     low, high = min(a, b), max(a, b)
     head = cache.lru_next.shape[0] - 1
@@ -313,6 +336,7 @@ def apply_pending_swaps(cache):
 
 @njit(cache=True)
 def _apply_pending(cache):
+    """The pending swaps as a batch (see the module note)."""
     count = cache.state[PENDING]
     swaps = cache.pending[:count]
     first, last = swaps[:, 0].min(), swaps[:, 1].max()
@@ -321,21 +345,51 @@ def _apply_pending(cache):
         lower, higher = swaps[k, 0] - first, swaps[k, 1] - first
         source[lower], source[higher] = source[higher], source[lower]
     targets = np.flatnonzero(source != np.arange(first, last + 1))  # the positions that change
-    sources = source[targets]
-    targets += first
-    moved = np.empty(targets.shape[0], dtype=cache.pool.dtype)
+    if (cache.state[BATCHES] == cache.batches.shape[0]
+            or cache.state[LOGGED] + targets.shape[0] > cache.log.shape[0]):
+        _catch_up_all(cache)
+    batch, start = cache.state[BATCHES], cache.state[LOGGED]
+    stop = start + targets.shape[0]
+    cache.log[start:stop, 0] = targets + first
+    cache.log[start:stop, 1] = source[targets]
+    cache.batches[batch, 0], cache.batches[batch, 1], cache.batches[batch, 2] = start, stop, last
+    cache.state[BATCHES], cache.state[LOGGED] = batch + 1, stop
     head = cache.lru_next.shape[0] - 1
     p = cache.lru_next[head]
     while p != head:
         following = cache.lru_next[p]  # read first: a cut row leaves the list
-        length = cache.length[p]
-        if length > last:  # holds every swapped position: the composed permutation at once
-            row = cache.pool[cache.offset[p]:cache.offset[p] + length]
-            for k in range(targets.shape[0]):
-                moved[k] = row[sources[k]]
-            for k in range(targets.shape[0]):
-                row[targets[k]] = moved[k]
-        elif length > first:
+        if first < cache.length[p] <= last:  # ends between the swapped positions: replayed now
+            _catch_up(cache, p, batch)
             _replay(cache, p, swaps[:-1], swaps[-1, 0], swaps[-1, 1], False)
+            cache.row_batches[p] = batch + 1
         p = following
     cache.state[PENDING] = 0
+
+
+@njit(cache=True)
+def _catch_up(cache, p, batches):
+    """Bring the row of p up to ``batches`` logged batches: each it missed permutes it when it
+    is longer than the batch's highest position; a shorter one ends before the batch's lowest
+    (rows ending between them were replayed when the batch was made), so the batch leaves it."""
+    length, log, moved = cache.length[p], cache.log, cache.moved
+    row = cache.pool[cache.offset[p]:cache.offset[p] + length]
+    for batch in range(cache.row_batches[p], batches):
+        start, stop, last = cache.batches[batch, 0], cache.batches[batch, 1], cache.batches[batch, 2]
+        if length > last:
+            for k in range(start, stop):
+                moved[k - start] = row[log[k, 1]]
+            for k in range(start, stop):
+                row[log[k, 0]] = moved[k - start]
+    cache.row_batches[p] = batches
+
+
+@njit(cache=True)
+def _catch_up_all(cache):
+    """Every cached row up to date; the log starts again."""
+    head = cache.lru_next.shape[0] - 1
+    p = cache.lru_next[head]
+    while p != head:
+        _catch_up(cache, p, cache.state[BATCHES])
+        p = cache.lru_next[p]
+    cache.row_batches[:] = 0
+    cache.state[BATCHES], cache.state[LOGGED] = 0, 0
