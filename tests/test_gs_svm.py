@@ -135,10 +135,16 @@ def test_one_vs_one_votes_elect_what_libsvm_elects_on_a_fixed_model(seed):
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(5, 80), gamma=st.floats(0.05, 5.0),
-       sparse=st.booleans())
+       sparse=st.booleans(), duplicated=st.booleans())
 def test_rows_over_the_unused_set_give_the_same_model_at_the_papers_2005_count(seed, n, gamma,
-                                                                              sparse):
+                                                                              sparse, duplicated):
+    """``duplicated``: every sample twice, in reversed order, so that h ties and the tie goes
+    to the first sample, which positions moved by swaps do not keep first."""
     X, y = random_problem(seed, n, sparse=sparse)
+    if duplicated:
+        X, y = (sp.vstack([X, X[::-1]]) if sparse else np.vstack([X, X[::-1]])), \
+            np.concatenate([y, y[::-1]])
+        n = 2 * n
     results = {}
     for rows in ("full", "unused"):
         q = make_qmatrix(X, y, "csvc", gamma=gamma, cache_mb=10)
@@ -157,3 +163,10 @@ def test_unknown_rows_is_refused():
     X, y = random_problem(0, 10)
     with pytest.raises(ValueError, match="unknown rows 'some'"):
         solve(make_qmatrix(X, y, "csvc", gamma=1.0), y, {"rows": "some"})
+
+
+def test_a_sample_with_zero_diagonal_is_refused_with_the_fix():
+    X, y = random_problem(3, 20)
+    X[7] = 0.0  # k(x, x) = 0 under the linear kernel: eq. 22 would divide by it
+    with pytest.raises(ValueError, match=r"Q_ii = k\(x_i, x_i\) > 0.*sample 7 has 0.0"):
+        GSSVC(kernel="linear").fit(X, y)

@@ -96,6 +96,12 @@ def popcount(typingctx, word):
     return types.uint64(types.uint64), codegen
 
 
+# dense points' sums are accumulated this many at a time, every column adding to them while they
+# stay in the first-level cache, rather than each column streaming all n sums again (ijcnn1, a
+# row of 49,990 sums: 485 -> 434 us; the 8.8 MB of columns a row reads still come from memory)
+DENSE_DOT_CHUNK = 1024
+
+
 @njit(cache=True)
 def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
     """dots[j] = <q, x_j> for the points j in [first, stop) (stop -1: all), q being point
@@ -103,7 +109,7 @@ def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
 
     Sparse: walks the columns of q's nonzero features, so only points sharing a feature are
     touched (a column's rows are sorted: its part in the range is found by bisection). Dense:
-    adds q_f times column f for every feature f in turn. The sums run in the same feature order
+    adds q_f times column f for every feature f in turn, DENSE_DOT_CHUNK sums at a time. The sums run in the same feature order
     for every range, so splitting the points among threads changes no value.
     """
     col_indptr, col_indices, col_values = points[5], points[6], points[7]
@@ -112,9 +118,11 @@ def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
     part[:] = 0.0
     if not is_sparse(points):
         q = query_points[0][query]
-        for feature in range(q.shape[0]):
-            column = col_values[col_indptr[feature] + first:col_indptr[feature] + stop]
-            _add_scaled(part, column, q[feature])
+        for lo in range(first, stop, DENSE_DOT_CHUNK):
+            hi = min(stop, lo + DENSE_DOT_CHUNK)
+            for feature in range(q.shape[0]):
+                column = col_values[col_indptr[feature] + lo:col_indptr[feature] + hi]
+                _add_scaled(dots[lo:hi], column, q[feature])
         return
     q_indptr, q_indices, q_values = query_points[1], query_points[2], query_points[3]
     for k in range(q_indptr[query], q_indptr[query + 1]):

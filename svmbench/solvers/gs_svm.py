@@ -21,16 +21,45 @@ from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver, re
 from svmbench.solvers.kkt import entry_violation
 
 
+# Q_ii > 0 is checked by solve, so the division needs no zero check, which keeps the loop scalar
+@njit(cache=True, error_model="numpy")
+def _step_and_score(gradient, row, step, diag, unused, score, length):
+    """Algorithm 1 step 6 over positions [0, length), and in the same pass (one that vectorizes)
+    eq. 20's h = -g^2 / (2 Q_ii) there, for unused samples with g < 0 (0 for the others)."""
+    for b in range(length):
+        gradient[b] += step * row[b]
+        g = gradient[b]
+        score[b] = -g * g / (2.0 * diag[b]) if unused[b] & (g < 0.0) else 0.0
+
+
 @njit(cache=True)
-def _select(gradient, diag, unused, sample):
-    """beta_m = argmin over unused samples of h (eqs. 20-21), ties to the first sample whatever
-    its position; -1 when every unused g >= 0."""
-    best, best_h = -1, 0.0
-    for b in range(gradient.shape[0]):
-        if unused[b] and gradient[b] < 0.0:
-            h = -gradient[b] * gradient[b] / (2.0 * diag[b])  # eq. 20
-            if h < best_h or (h == best_h and sample[b] < sample[best]):
-                best, best_h = b, h
+def _minimum(values):
+    """min(0, values), over four running minima (a single one is a chain of dependent
+    comparisons; the order changes no minimum)."""
+    lows = np.zeros(4)
+    whole = values.shape[0] // 4 * 4
+    for b in range(0, whole, 4):
+        for k in range(4):
+            lows[k] = min(lows[k], values[b + k])
+    low = min(min(lows[0], lows[1]), min(lows[2], lows[3]))
+    for b in range(whole, values.shape[0]):
+        low = min(low, values[b])
+    return low
+
+
+@njit(cache=True)
+def _select(score, sample, length, positions_are_samples):
+    """beta_m = argmin of h over positions [0, length) (eqs. 20-21), ties to the first sample
+    whatever its position; -1 when no h < 0 (every unused g >= 0)."""
+    best_h = _minimum(score[:length])
+    if not best_h < 0.0:
+        return -1, 0.0
+    best = -1
+    for b in range(length):
+        if score[b] == best_h and (best < 0 or sample[b] < sample[best]):
+            best = b
+            if positions_are_samples:
+                break
     return best, best_h
 
 
@@ -40,29 +69,30 @@ def gs_svm_loop(provider, max_iter, unused_rows_only):
     gradient = -np.ones(n)  # eq. 15, m = 0; kept for every sample so the objective is exact
     alpha = np.zeros(n)
     unused = np.ones(n, dtype=np.bool_)
+    score = np.empty(n)
     objective = np.zeros(n + 1)
-    row = np.empty(n)
+    row = np.zeros(n)
+    _step_and_score(gradient, row, 0.0, provider.diag, unused, score, n)
     n_unused = n  # positions [0, n_unused) hold Q when unused_rows_only
     iterations = 0
     converged = False
     while True:
-        best, best_h = _select(gradient, provider.diag, unused, provider.perm)
+        length = n_unused if unused_rows_only else n
+        best, best_h = _select(score, provider.perm, length, not unused_rows_only)
         if best < 0:  # Algorithm 1, step 3
             converged = True
             break
         if iterations == max_iter:
             break
         step = -gradient[best] / provider.diag[best]  # eq. 22
-        length = n_unused if unused_rows_only else n
         kernel_row_once(provider, best, length, row)  # each row is used once: no caching
-        for b in range(length):  # Algorithm 1, step 6
-            gradient[b] += step * row[b]
         alpha[best] = step
         unused[best] = False
+        _step_and_score(gradient, row, step, provider.diag, unused, score, length)
         if unused_rows_only:  # best leaves Q: swap it behind the prefix
             n_unused -= 1
             swap_positions(provider, best, n_unused)
-            for values in (gradient, alpha):
+            for values in (gradient, alpha, score):
                 values[best], values[n_unused] = values[n_unused], values[best]
             unused[best], unused[n_unused] = unused[n_unused], unused[best]
         iterations += 1
@@ -77,6 +107,12 @@ ROWS = ("full", "unused")
 def solve(provider, y, params):
     """Params: ``max_iter`` (-1: no limit), ``rows`` ("full", default, or "unused": see above)."""
     check_labels_folded(provider, y)
+    if not np.all(provider.diag > 0.0):
+        p = int(np.flatnonzero(~(provider.diag > 0.0))[0])
+        raise ValueError(f"GS-SVM needs Q_ii = k(x_i, x_i) > 0 for every sample (eq. 22 divides "
+                         f"by it); sample {provider.perm[p]} has {provider.diag[p]} (an all-zero "
+                         "point under a linear or polynomial kernel): drop such points or use "
+                         "the RBF kernel")
     max_iter = resolve_max_iter(int(params.get("max_iter", -1)))
     rows = params.get("rows", "full")
     if rows not in ROWS:
