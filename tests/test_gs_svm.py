@@ -170,3 +170,16 @@ def test_a_sample_with_zero_diagonal_is_refused_with_the_fix():
     X[7] = 0.0  # k(x, x) = 0 under the linear kernel: eq. 22 would divide by it
     with pytest.raises(ValueError, match=r"Q_ii = k\(x_i, x_i\) > 0.*sample 7 has 0.0"):
         GSSVC(kernel="linear").fit(X, y)
+
+
+def test_a_candidate_whose_h_underflows_to_zero_is_still_selected():
+    """Algorithm 1 step 3 goes on while an unused sample has g < 0, even when its h = -g^2 /
+    (2 Q_ii) underflows to -0 (zoo at gamma 16: g = -7.8e-258), here as the last sample."""
+    from svmbench.solvers.gs_svm import _select, _step_and_score
+
+    gradient, score = np.array([0.5, 1.0, 0.2, -1e-200]), np.empty(4)
+    _step_and_score(gradient, np.zeros(4), 0.0, np.ones(4), np.ones(4, dtype=bool), score, 4)
+    assert _select(score, np.arange(4), 4) == (3, 0.0)
+    gradient[3] = 0.0
+    _step_and_score(gradient, np.zeros(4), 0.0, np.ones(4), np.ones(4, dtype=bool), score, 4)
+    assert _select(score, np.arange(4), 4) == (-1, 0.0)

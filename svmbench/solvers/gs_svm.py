@@ -25,18 +25,19 @@ from svmbench.solvers.kkt import entry_violation
 @njit(cache=True, error_model="numpy")
 def _step_and_score(gradient, row, step, diag, unused, score, length):
     """Algorithm 1 step 6 over positions [0, length), and in the same pass (one that vectorizes)
-    eq. 20's h = -g^2 / (2 Q_ii) there, for unused samples with g < 0 (0 for the others)."""
+    eq. 20's h = -g^2 / (2 Q_ii) there for the candidates, unused samples with g < 0 (+inf for
+    the others: a candidate whose h underflows to -0 is still one, as step 3 wants)."""
     for b in range(length):
         gradient[b] += step * row[b]
         g = gradient[b]
-        score[b] = -g * g / (2.0 * diag[b]) if unused[b] & (g < 0.0) else 0.0
+        score[b] = -g * g / (2.0 * diag[b]) if unused[b] & (g < 0.0) else np.inf
 
 
 @njit(cache=True)
 def _minimum(values):
-    """min(0, values), over four running minima (a single one is a chain of dependent
+    """min(+inf, values), over four running minima (a single one is a chain of dependent
     comparisons; the order changes no minimum)."""
-    lows = np.zeros(4)
+    lows = np.full(4, np.inf)
     whole = values.shape[0] // 4 * 4
     for b in range(0, whole, 4):
         for k in range(4):
@@ -48,18 +49,16 @@ def _minimum(values):
 
 
 @njit(cache=True)
-def _select(score, sample, length, positions_are_samples):
-    """beta_m = argmin of h over positions [0, length) (eqs. 20-21), ties to the first sample
-    whatever its position; -1 when no h < 0 (every unused g >= 0)."""
+def _select(score, sample, length):
+    """beta_m = argmin of h over the candidates at positions [0, length) (eqs. 20-21), ties to the
+    first sample whatever its position; -1 when there is none (every unused g >= 0)."""
     best_h = _minimum(score[:length])
-    if not best_h < 0.0:
+    if best_h == np.inf:
         return -1, 0.0
     best = -1
     for b in range(length):
         if score[b] == best_h and (best < 0 or sample[b] < sample[best]):
             best = b
-            if positions_are_samples:
-                break
     return best, best_h
 
 
@@ -78,7 +77,7 @@ def gs_svm_loop(provider, max_iter, unused_rows_only):
     converged = False
     while True:
         length = n_unused if unused_rows_only else n
-        best, best_h = _select(score, provider.perm, length, not unused_rows_only)
+        best, best_h = _select(score, provider.perm, length)
         if best < 0:  # Algorithm 1, step 3
             converged = True
             break
