@@ -135,10 +135,16 @@ def make_full_cache(matrix):
 
 
 @njit(cache=True, inline="always")
-def cached_row(cache, p):
-    """The cached prefix of position p's row (empty when none), up to date."""
+def _bring_up_to_date(cache, p):
+    """Let the row of p take the logged batches it missed (inlined: no call when it has them)."""
     if cache.row_batches[p] != cache.state[BATCHES]:
         _catch_up(cache, p, cache.state[BATCHES])
+
+
+@njit(cache=True, inline="always")
+def cached_row(cache, p):
+    """The cached prefix of position p's row (empty when none), up to date."""
+    _bring_up_to_date(cache, p)
     start = cache.offset[p]
     return cache.pool[start:start + cache.length[p]]
 
@@ -238,8 +244,7 @@ def get_data(cache, p, length):
     cached); p becomes the most recently used. Entries from the second value on are the caller's
     to fill."""
     apply_pending_swaps(cache)
-    if cache.row_batches[p] != cache.state[BATCHES]:
-        _catch_up(cache, p, cache.state[BATCHES])
+    _bring_up_to_date(cache, p)
     cached = cache.length[p]
     if cached > 0:
         _unlink(cache, p)
