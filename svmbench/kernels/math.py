@@ -109,8 +109,9 @@ def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
 
     Sparse: walks the columns of q's nonzero features, so only points sharing a feature are
     touched (a column's rows are sorted: its part in the range is found by bisection). Dense:
-    adds q_f times column f for every feature f in turn, DENSE_DOT_CHUNK sums at a time. The sums run in the same feature order
-    for every range, so splitting the points among threads changes no value.
+    adds q_f times column f for every nonzero q_f in turn, DENSE_DOT_CHUNK sums at a time (ijcnn1,
+    one-hot in 10 of its 22 features: 13 columns a row instead of 22). The sums run in the same
+    feature order for every range, so splitting the points among threads changes no value.
     """
     col_indptr, col_indices, col_values = points[5], points[6], points[7]
     stop = points[4].shape[0] if stop < 0 else stop
@@ -118,9 +119,10 @@ def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
     part[:] = 0.0
     if not is_sparse(points):
         q = query_points[0][query]
+        features = np.flatnonzero(q)  # adding 0 * x_jf changes no sum: skip q's zero features
         for lo in range(first, stop, DENSE_DOT_CHUNK):
             hi = min(stop, lo + DENSE_DOT_CHUNK)
-            for feature in range(q.shape[0]):
+            for feature in features:
                 column = col_values[col_indptr[feature] + lo:col_indptr[feature] + hi]
                 _add_scaled(dots[lo:hi], column, q[feature])
         return

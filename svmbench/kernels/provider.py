@@ -278,16 +278,20 @@ def _fill_binary_range(provider, position, out, start, stop):
 
 
 @njit(cache=True)
-def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, stop, by_columns):
-    """out[p] = s_i s_j (k(x_i, x_j) + shift), j = perm[p], for p in [start, stop); inner products
-    from ``dots`` (indexed by sample) when they were accumulated by columns, else from the dense
-    vector ``x``. Passes over ``work`` (by position): the inner products, in a loop of their own
-    for each source, then the kernel, so that the RBF kernel's exponentials run in a loop of their
-    own that vectorizes; every loop runs over slices from 0 (from a variable start, numba's index
-    wraparound check keeps a loop scalar)."""
-    dense, sqnorm, indptr, indices, values = points[0], points[4], points[1], points[2], points[3]
+def _fill_range(points, spec, position_signs, position_sqnorm, shift, perm, x, dots, work, own,
+                out, start, stop, by_columns):
+    """out[p] = s_i s_j (k(x_i, x_j) + shift), i = perm[own], j = perm[p], for p in [start, stop);
+    inner products from ``dots`` (indexed by sample) when they were accumulated by columns, else
+    from the dense vector ``x``. Passes over ``work`` (by position): the inner products, in a loop
+    of their own for each source, then the kernel, so that the RBF kernel's exponentials run in a
+    loop of their own that vectorizes; ||x_j||^2 and s_j are read by position (no gather); every
+    loop runs over slices from 0 (from a variable start, numba's index wraparound check keeps a
+    loop scalar)."""
+    dense, indptr, indices, values = points[0], points[1], points[2], points[3]
     kind, gamma = spec[0], spec[1]
     samples, kernel, row = perm[start:stop], work[start:stop], out[start:stop]
+    sqnorm, own_sqnorm = position_sqnorm[start:stop], position_sqnorm[own]
+    signs, own_sign = position_signs[start:stop], position_signs[own]
     if by_columns:
         for p in range(samples.shape[0]):
             kernel[p] = dots[samples[p]]
@@ -305,28 +309,27 @@ def _fill_range(points, spec, signs, shift, perm, x, dots, work, i, out, start, 
             kernel[p] = dot
     if kind == RBF:  # the exponent -gamma ||x_i - x_j||^2, then its exponential
         for p in range(kernel.shape[0]):
-            kernel[p] = -gamma * max(sqnorm[i] + sqnorm[samples[p]] - 2.0 * kernel[p], 0.0)
+            kernel[p] = -gamma * max(own_sqnorm + sqnorm[p] - 2.0 * kernel[p], 0.0)
         for p in range(kernel.shape[0]):
             kernel[p] = exp_nonpositive(kernel[p])
     else:
         for p in range(kernel.shape[0]):
-            kernel[p] = apply_kernel(spec, kernel[p], sqnorm[i], sqnorm[samples[p]])
-    sign_i = signs[i]
+            kernel[p] = apply_kernel(spec, kernel[p], own_sqnorm, sqnorm[p])
     for p in range(row.shape[0]):
-        row[p] = sign_i * signs[samples[p]] * (kernel[p] + shift)
+        row[p] = own_sign * signs[p] * (kernel[p] + shift)
 
 
 @njit(cache=True, parallel=True)
 def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
-                         col_values, kind, gamma, coef0, degree, signs, shift, perm, x, dots, work,
-                         i, out, start, stop, by_columns):
+                         col_values, kind, gamma, coef0, degree, position_signs, position_sqnorm,
+                         shift, perm, x, dots, work, own, out, start, stop, by_columns):
     """_fill_range over [start, stop), PARALLEL_CHUNK entries to a thread at a time (the tuples
     travel unpacked: numba's parallel regions take arrays and scalars only)."""
     points = (dense, indptr, indices, values, sqnorm, col_indptr, col_indices, col_values)
     for c in prange((stop - start + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
         lo = start + c * PARALLEL_CHUNK
-        _fill_range(points, (kind, gamma, coef0, degree), signs, shift, perm, x, dots, work, i,
-                    out, lo, min(stop, lo + PARALLEL_CHUNK), by_columns)
+        _fill_range(points, (kind, gamma, coef0, degree), position_signs, position_sqnorm, shift,
+                    perm, x, dots, work, own, out, lo, min(stop, lo + PARALLEL_CHUNK), by_columns)
 
 
 @njit(cache=True, parallel=True)
@@ -385,13 +388,13 @@ def _fill_from_points(provider, position, out, start, stop):
     elif by_columns:
         dots_by_columns(points, i, points, provider.dots)
     x = load_point(points, i, provider.buffer)
-    signs, shift = provider.signs, provider.fold[SHIFT]
+    signs, sqnorm, shift = provider.position_signs, provider.position_sqnorm, provider.fold[SHIFT]
     if stop - start >= parallel:
-        fill_chunks_parallel(*points, *provider.spec, signs, shift, provider.perm, x,
-                             provider.dots, provider.work, i, out, start, stop, by_columns)
+        fill_chunks_parallel(*points, *provider.spec, signs, sqnorm, shift, provider.perm, x,
+                             provider.dots, provider.work, position, out, start, stop, by_columns)
     else:
-        _fill_range(points, provider.spec, signs, shift, provider.perm, x, provider.dots,
-                    provider.work, i, out, start, stop, by_columns)
+        _fill_range(points, provider.spec, signs, sqnorm, shift, provider.perm, x, provider.dots,
+                    provider.work, position, out, start, stop, by_columns)
     release_point(points, i, provider.buffer)
 
 
