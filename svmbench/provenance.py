@@ -24,6 +24,7 @@ FINGERPRINTED = ("kernels", "solvers", "models.py", "algorithms.py", "protocols.
 
 @functools.cache
 def static_provenance():
+    import llvmlite.binding
     import numba
     import numpy
     import sklearn
@@ -41,6 +42,8 @@ def static_provenance():
         "sklearn_version": sklearn.__version__,
         "host": socket.gethostname(),
         "cpu": cpu_model(),
+        # the CPU numba compiles for: another target can round a sum differently (vector width)
+        "cpu_target": llvmlite.binding.get_host_cpu_name(),
         "n_cpus": os.cpu_count(),
     }
 

@@ -129,8 +129,7 @@ def sources(records):
              else "dates not recorded")
     hosts = ", ".join(sorted(set(records.get("host", pd.Series(dtype=str)).dropna()))) or \
         "not recorded"
-    cpus = ", ".join(sorted(set(records.get("cpu", pd.Series(dtype=str)).dropna()))) or \
-        "not recorded"
+    cpus = ", ".join(sorted(set(_machine(records)))) or "not recorded"
     runs = records["run_id"].nunique() if "run_id" in records else 0
     return (f"Records: {len(records)} (host {hosts}; cpu {cpus}; {dates}). "
             f"Commits: {'; '.join(lines)}. Solver code (fingerprint): {'; '.join(code)}. "
@@ -138,6 +137,17 @@ def sources(records):
                "Not measured in one run of one clean commit: "
                f"{f'{runs} run id(s)' if runs else 'run ids not recorded'}, "
                f"{commits.nunique()} commit(s), {int(dirty.sum())} record(s) from a dirty tree."))
+
+
+def _machine(records):
+    """Each record's cpu, with the CPU numba compiled for and the BLAS kernel where recorded
+    (records before those fields name the cpu alone)."""
+    for _, record in records.iterrows():
+        if pd.isna(record.get("cpu")):
+            continue
+        details = [str(record[key]) for key in ("cpu_target", "blas_core")
+                   if key in record and isinstance(record[key], str) and record[key]]
+        yield record["cpu"] + (f" ({'; '.join(details)})" if details else "")
 
 
 def main(argv=None):

@@ -3,9 +3,10 @@ from a small store to the table (golden file)."""
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
-from svmbench.render import artefacts, render
+from svmbench.render import artefacts, render, sources
 from svmbench.store import ResultStore
 from svmbench.sweep import cells, experiment_config, sweep_jobs
 
@@ -84,3 +85,13 @@ def test_a_cluster_launcher_gets_the_same_cells_and_its_settings_from_the_comman
     jobs = sweep_jobs(config)
     plain = sweep_jobs(experiment_config("gs2008_table7", "paper"))
     assert [[o for o in job if o not in cluster] for job in jobs] == plain
+
+
+def test_sources_name_the_compile_target_and_blas_kernel_where_records_carry_them():
+    base = synthetic_records("gs2008_table2", "quick")[0]
+    records = pd.DataFrame([
+        {**base, "cpu": "AMD EPYC", "cpu_target": "znver4", "blas_core": "openblas 0.3 SkylakeX"},
+        {**base, "cpu": "AMD EPYC", "fold": 1},  # stored before those fields
+    ])
+    line = sources(records)
+    assert "cpu AMD EPYC, AMD EPYC (znver4; openblas 0.3 SkylakeX);" in line

@@ -8,6 +8,15 @@ on one thread (2 cores, load average 9-10, under load). With waiting workers asl
 1.3-1.6 s, numba's workqueue 1.6-2.0 s. numba's own layer order stays (TBB when the ``tbb``
 package is installed, else OpenMP, else workqueue): see README, "Threads".
 
+Asleep at once, though, a worker wakes too late to help: a dense ijcnn1 row (two parallel regions)
+took 211 us on 2 threads against 227 on one, and 111 us when GNU OpenMP's workers spin 1000
+turns before they sleep (GOMP_SPINCOUNT). The spin count bounds what a waiting worker takes from
+a competing process. GS-SVM on ijcnn1 (gamma 2), 2 threads, wall, quiet -> beside a second
+2-thread fit (smo_wss2 on ijcnn1) under the same policy, 2 cores, commit after 89f04d0:
+passive 1.51 -> 1.70 s; 100 spins 1.42 -> 1.90; 500 spins 1.10 -> 1.94; 1000 spins 1.12 -> 2.20;
+3000 spins 0.90 -> 3.28; 10000 spins 0.92 -> 5.2; GNU's default (300000) 0.92 -> 5.5. 500 spins
+keep the slowdown beside a competitor within its fair share (2x) and most of the quiet speed.
+
 Importing svmbench.kernels applies the policy before numba starts its threads; variables the
 user has set win.
 
@@ -23,11 +32,13 @@ import os
 import numba
 from threadpoolctl import threadpool_info, threadpool_limits
 
-PASSIVE_WAIT = {"OMP_WAIT_POLICY": "PASSIVE", "KMP_BLOCKTIME": "0"}
+# GOMP_SPINCOUNT, when set, overrides the spin count OMP_WAIT_POLICY implies (GNU OpenMP)
+PASSIVE_WAIT = {"OMP_WAIT_POLICY": "PASSIVE", "KMP_BLOCKTIME": "0", "GOMP_SPINCOUNT": "500"}
 
 
 def use_passive_wait():
-    """Set the passive wait policy unless the user chose one (OpenMP reads it when it loads)."""
+    """Set the wait policy (brief spin, then sleep) unless the user chose one (OpenMP reads it
+    when it loads)."""
     for name, value in PASSIVE_WAIT.items():
         os.environ.setdefault(name, value)
 
@@ -45,15 +56,28 @@ def blas_threads():
     return max(counts) if counts else None
 
 
+def blas_cores():
+    """The BLAS libraries loaded and the CPU kernels they chose, e.g. "openblas 0.3.31 SkylakeX"
+    ("" when none is loaded). Another machine's BLAS kernel can round the Gram matrices of the
+    tuning differently, and move a near-tie in inner CV error to another grid point."""
+    pools = threadpool_info()
+    return ", ".join(sorted({f"{pool['internal_api']} {pool['version']} "
+                             f"{pool.get('architecture') or ''}".strip()
+                             for pool in pools if pool["user_api"] == "blas"}))
+
+
 def threading_info():
     """What a run record should carry about threads: ``numba_threads``, ``threading_layer``
     (tbb, omp or workqueue; starts numba's threading layer if it has not started), the wait
-    policy in force and ``blas_threads``."""
+    policy in force (OMP_WAIT_POLICY, KMP_BLOCKTIME, GOMP_SPINCOUNT), ``blas_threads`` and
+    ``blas_core``."""
     threads = numba.get_num_threads()  # starts the threading layer
     return {
         "numba_threads": threads,
         "threading_layer": numba.threading_layer(),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
         "kmp_blocktime": os.environ.get("KMP_BLOCKTIME", ""),
+        "gomp_spincount": os.environ.get("GOMP_SPINCOUNT", ""),
         "blas_threads": blas_threads(),
+        "blas_core": blas_cores(),
     }
