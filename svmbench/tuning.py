@@ -17,10 +17,11 @@ import time
 from itertools import product
 
 import numpy as np
-from sklearn.metrics.pairwise import euclidean_distances, pairwise_kernels
 
 from svmbench.algorithms import build_estimator
 from svmbench.data import scale_features
+from svmbench.kernels.cross import kernel_matrix, rbf_of_distances, squared_distances
+from svmbench.kernels.math import make_kernel_spec, make_points
 
 KERNEL_PARAMS = ("kernel", "coef0", "degree")
 
@@ -82,17 +83,25 @@ def naive_errors(algorithm, points, X, y, inner_folds, scale):
 
 
 def kernel_matrices(X_fit, X_check, algorithm):
-    """gamma -> (K(X_fit, X_fit), K(X_check, X_fit)); RBF shares one distance matrix by all."""
+    """gamma -> (K(X_fit, X_fit), K(X_check, X_fit)), by the kernel provider's arithmetic
+    (svmbench.kernels.cross), so that a grid search picks the same point on every machine (with
+    BLAS's distances, OpenBLAS's Haswell and SkylakeX kernels moved 4 of gs2008 Table VII's 438
+    tuned folds to another grid point); RBF shares one distance matrix by all gammas."""
+    fit_points, check_points = make_points(X_fit), make_points(X_check)
+    n_features = X_fit.shape[1]
     kernel = algorithm.get("kernel", "rbf")
     if kernel != "rbf":
-        params = {key: algorithm[key] for key in ("coef0", "degree") if key in algorithm}
-        return lambda gamma: tuple(
-            pairwise_kernels(A, X_fit, metric=kernel, filter_params=True, gamma=gamma, **params)
-            for A in (X_fit, X_check))
-    fit_distances = euclidean_distances(X_fit, squared=True)
+        def matrices(gamma):
+            spec = make_kernel_spec(kernel, gamma, algorithm.get("coef0", 0.0),
+                                    algorithm.get("degree", 3))
+            return tuple(kernel_matrix(points, fit_points, spec, n_features)
+                         for points in (fit_points, check_points))
+        return matrices
+    fit_distances = squared_distances(fit_points, fit_points, n_features)
     np.fill_diagonal(fit_distances, 0.0)  # k(x, x) = 1 exactly, as the provider's diagonal
-    check_distances = euclidean_distances(X_check, X_fit, squared=True)
-    return lambda gamma: (np.exp(-gamma * fit_distances), np.exp(-gamma * check_distances))
+    check_distances = squared_distances(check_points, fit_points, n_features)
+    return lambda gamma: (rbf_of_distances(fit_distances, gamma),
+                          rbf_of_distances(check_distances, gamma))
 
 
 def shared_errors(algorithm, points, X, y, inner_folds, scale):

@@ -2,15 +2,29 @@
 a Gram matrix gives the same models as the kernel itself, a warm start the same optimum, and the
 shared-kernel grid the same validation errors as the naive one."""
 
+import os
+import platform
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics.pairwise import rbf_kernel
+from scipy.sparse import csr_matrix
+from sklearn.metrics.pairwise import pairwise_kernels, rbf_kernel
 
+from svmbench.kernels.cross import kernel_matrix
+from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.models import GSSVC, RSVC, SMOSVC, HardMarginSVC
 from svmbench.protocols import kfold_indices
-from svmbench.tuning import inner_parts, naive_errors, parameter_grid, shared_errors
+from svmbench.tuning import (
+    inner_parts,
+    kernel_matrices,
+    naive_errors,
+    parameter_grid,
+    shared_errors,
+)
 
 
 def problem(seed, n=60, classes=2):
@@ -115,3 +129,40 @@ def test_the_shared_kernel_grid_gives_the_naive_grids_errors(algorithm, toleranc
     # the warm start stops at another point within tol: a validation sample may flip
     assert np.abs(shared.mean(axis=1) - naive.mean(axis=1)).max() <= tolerance
     assert len(list(inner_parts(X, y, inner, True))) == 3
+
+
+@given(seed=st.integers(0, 10_000), sparse=st.booleans(), gamma=st.floats(0.01, 10.0))
+@settings(max_examples=15, deadline=None)
+def test_the_grids_kernel_matrices_are_the_providers_kernel_values(seed, sparse, gamma):
+    rng = np.random.default_rng(seed)
+    X_fit, X_check = rng.normal(size=(40, 6)), rng.normal(size=(15, 6))
+    if sparse:
+        X_fit[X_fit < 0.3], X_check[X_check < 0.3] = 0.0, 0.0
+        X_fit, X_check = csr_matrix(X_fit), csr_matrix(X_check)
+    K_fit, K_check = kernel_matrices(X_fit, X_check, {"name": "smo_wss2", "kernel": "rbf"})(gamma)
+    spec = make_kernel_spec("rbf", gamma)
+    fit_points = make_points(X_fit)
+    own = kernel_matrix(fit_points, fit_points, spec, 6)  # the provider's arithmetic
+    off_diagonal = ~np.eye(40, dtype=bool)
+    assert np.array_equal(K_fit[off_diagonal], own[off_diagonal])
+    assert np.all(np.diag(K_fit) == 1.0)
+    assert np.array_equal(K_check, kernel_matrix(make_points(X_check), fit_points, spec, 6))
+    np.testing.assert_allclose(K_check, rbf_kernel(X_check, X_fit, gamma=gamma), atol=1e-13)
+    K_poly, _ = kernel_matrices(X_fit, X_check, {"name": "smo_wss2", "kernel": "poly",
+                                                 "coef0": 1.0, "degree": 2})(gamma)
+    np.testing.assert_allclose(K_poly, pairwise_kernels(X_fit, metric="poly", gamma=gamma,
+                                                        coef0=1.0, degree=2), rtol=1e-12)
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="OpenBLAS x86 kernels")
+def test_the_grids_kernel_matrices_do_not_depend_on_the_blas_kernel():
+    # OpenBLAS's SSE3 kernel rounds scikit-learn's euclidean_distances differently from the
+    # machine's own (AVX2, AVX-512), which moved near-ties of a grid search to another point
+    code = ("import hashlib, numpy as np; from svmbench.tuning import kernel_matrices; "
+            "X = np.random.default_rng(1).normal(size=(200, 13)); "
+            "K = kernel_matrices(X, X[:20], {'name': 'smo_wss2', 'kernel': 'rbf'})(0.5); "
+            "print(hashlib.sha256(K[0].tobytes() + K[1].tobytes()).hexdigest())")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, env={**os.environ, **blas}).stdout
+               for blas in ({}, {"OPENBLAS_CORETYPE": "Prescott"})}
+    assert len(digests) == 1

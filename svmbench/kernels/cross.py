@@ -1,12 +1,17 @@
-"""Kernel values between two point sets (prediction), computed in parallel, in row blocks."""
+"""Kernel values between two point sets (prediction, and the kernel matrices of a grid search),
+computed in parallel, in row blocks, by the provider's own arithmetic: the values are those of the
+provider's rows, bit for bit, and the same on every machine (no BLAS, whose kernels round
+differently from one CPU to the next)."""
 
 import numpy as np
 from numba import njit, prange
 
 from svmbench.kernels.math import (
+    LINEAR,
     apply_kernel,
     dot_with_buffer,
     dots_by_columns,
+    exp_nonpositive,
     is_sparse,
     load_point,
     release_point,
@@ -71,3 +76,25 @@ def weighted_kernel_sums(points_a, points_b, spec, weights, n_features):
         sums[first:first + block.shape[0]] = block @ weights
         evaluations += computed
     return sums, evaluations
+
+
+def kernel_matrix(points_a, points_b, spec, n_features):
+    """K(a, b) whole: kernel_blocks stacked."""
+    return np.vstack([block for _, block, _ in kernel_blocks(points_a, points_b, spec, n_features)])
+
+
+def squared_distances(points_a, points_b, n_features):
+    """max(||a_i||^2 + ||b_j||^2 - 2 <a_i, b_j>, 0): the squared distances the RBF kernel of
+    svmbench.kernels.math.apply_kernel takes, before -gamma times them goes into exp."""
+    dots = kernel_matrix(points_a, points_b, (LINEAR, 1.0, 0.0, 1.0), n_features)
+    return np.maximum(points_a[4][:, None] + points_b[4][None, :] - 2.0 * dots, 0.0)
+
+
+@njit(cache=True, parallel=True)
+def rbf_of_distances(distances, gamma):
+    """exp(-gamma d) for every squared distance d of ``squared_distances`` (apply_kernel's RBF)."""
+    out = np.empty_like(distances)
+    for r in prange(distances.shape[0]):
+        for j in range(distances.shape[1]):
+            out[r, j] = exp_nonpositive(-gamma * distances[r, j])
+    return out

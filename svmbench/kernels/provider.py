@@ -93,8 +93,8 @@ KernelProvider = namedtuple(
         "cache",  # the rows (svmbench.kernels.cache.RowCache; float64 for a precomputed matrix)
         "settings",  # [caching enabled (0/1), shortest row filled in parallel]
         "counters",  # [kernel_requested, kernel_computed]
-        # by position, moved with the positions, so that binary points' rows are filled by
-        # contiguous passes (_fill_binary_range):
+        # by position, moved with the positions, so that rows are filled by contiguous passes
+        # (_fill_binary_range, _fill_range):
         "position_bits",  # the bits of binary points (math.binary_bits; 0 x 0 for others)
         "position_sqnorm",  # ||x||^2 (binary points: the number of nonzeros)
         "position_signs",  # s
