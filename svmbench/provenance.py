@@ -42,7 +42,7 @@ def static_provenance():
         "sklearn_version": sklearn.__version__,
         "host": socket.gethostname(),
         "cpu": cpu_model(),
-        # the CPU numba compiles for: another target can round a sum differently (vector width)
+        # the CPU numba compiles for (its code, and numpy's loops, differ from one target to another)
         "cpu_target": llvmlite.binding.get_host_cpu_name(),
         "n_cpus": os.cpu_count(),
     }

@@ -12,7 +12,7 @@ Asleep at once, though, a worker wakes too late to help: a dense ijcnn1 row (two
 took 211 us on 2 threads against 227 on one, and 111 us when GNU OpenMP's workers spin 1000
 turns before they sleep (GOMP_SPINCOUNT). The spin count bounds what a waiting worker takes from
 a competing process. GS-SVM on ijcnn1 (gamma 2), 2 threads, wall, quiet -> beside a second
-2-thread fit (smo_wss2 on ijcnn1) under the same policy, 2 cores, commit after 89f04d0:
+2-thread fit (smo_wss2 on ijcnn1) under the same policy, 2 cores, commit 1e773b4:
 passive 1.51 -> 1.70 s; 100 spins 1.42 -> 1.90; 500 spins 1.10 -> 1.94; 1000 spins 1.12 -> 2.20;
 3000 spins 0.90 -> 3.28; 10000 spins 0.92 -> 5.2; GNU's default (300000) 0.92 -> 5.5. 500 spins
 keep the slowdown beside a competitor within its fair share (2x) and most of the quiet speed.
@@ -58,8 +58,9 @@ def blas_threads():
 
 def blas_cores():
     """The BLAS libraries loaded and the CPU kernels they chose, e.g. "openblas 0.3.31 SkylakeX"
-    ("" when none is loaded). Another machine's BLAS kernel can round the Gram matrices of the
-    tuning differently, and move a near-tie in inner CV error to another grid point."""
+    ("" when none is loaded). Another machine's BLAS kernel rounds differently: decision values
+    and hm_svm's objective can differ in the last bits (the grid search's kernel matrices do not
+    use BLAS: svmbench.kernels.cross)."""
     pools = threadpool_info()
     return ", ".join(sorted({f"{pool['internal_api']} {pool['version']} "
                              f"{pool.get('architecture') or ''}".strip()
