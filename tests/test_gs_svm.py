@@ -179,7 +179,7 @@ def test_a_candidate_whose_h_underflows_to_zero_is_still_selected():
 
     gradient, score = np.array([0.5, 1.0, 0.2, -1e-200]), np.empty(4)
     _step_and_score(gradient, np.zeros(4), 0.0, np.ones(4), np.ones(4, dtype=bool), score, 4)
-    assert _select(score, np.arange(4), 4) == (3, 0.0)
+    assert _select(score, np.arange(4), 4, True) == (3, 0.0)
     gradient[3] = 0.0
     _step_and_score(gradient, np.zeros(4), 0.0, np.ones(4), np.ones(4, dtype=bool), score, 4)
-    assert _select(score, np.arange(4), 4) == (-1, 0.0)
+    assert _select(score, np.arange(4), 4, True) == (-1, 0.0)

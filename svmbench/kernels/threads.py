@@ -11,11 +11,12 @@ package is installed, else OpenMP, else workqueue): see README, "Threads".
 Asleep at once, though, a worker wakes too late to help: a dense ijcnn1 row (two parallel regions)
 took 211 us on 2 threads against 227 on one, and 111 us when GNU OpenMP's workers spin 1000
 turns before they sleep (GOMP_SPINCOUNT). The spin count bounds what a waiting worker takes from
-a competing process. GS-SVM on ijcnn1 (gamma 2), 2 threads, wall, quiet -> beside a second
-2-thread fit (smo_wss2 on ijcnn1) under the same policy, 2 cores, commit 1e773b4:
-passive 1.51 -> 1.70 s; 100 spins 1.42 -> 1.90; 500 spins 1.10 -> 1.94; 1000 spins 1.12 -> 2.20;
-3000 spins 0.90 -> 3.28; 10000 spins 0.92 -> 5.2; GNU's default (300000) 0.92 -> 5.5. 500 spins
-keep the slowdown beside a competitor within its fair share (2x) and most of the quiet speed.
+a competing process. GS-SVM on ijcnn1 (gamma 2), 2 threads, wall, median of fits 2-4 of a
+process, quiet -> beside a second 2-thread fit (smo_wss2 on ijcnn1) under the same policy, 2 cores,
+commit 1e773b4: passive 1.51 -> 1.66 s; 100 spins 1.42 -> 1.91; 500 spins 1.11 -> 1.94; 1000
+spins 1.12 -> 2.20; 3000 spins 0.90 -> 3.28; 10000 spins 0.91 -> 5.17; GNU's default (300000)
+0.92 -> 5.66. 500 spins keep the slowdown beside a competitor within its fair share (2x) and most
+of the quiet speed.
 
 Importing svmbench.kernels applies the policy before numba starts its threads; variables the
 user has set win.
