@@ -10,6 +10,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from svmbench.kernels.provider import PARALLEL_CHUNK, PARALLEL_MIN
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import GSSVC, pair_votes
 from svmbench.solvers.gs_svm import solve
@@ -159,6 +160,49 @@ def test_rows_over_the_unused_set_give_the_same_model_at_the_papers_2005_count(s
     assert unused.kernel_requested == unused.kernel_computed == n_sv * n - n_sv * (n_sv - 1) // 2
 
 
+def reference_gs_svm(K, y):
+    """Algorithm 1 in numpy over the whole Q: each step's argmin of eq. 20, ties to the first."""
+    Q = np.outer(y, y) * K
+    alpha, gradient = np.zeros(len(y)), -np.ones(len(y))
+    unused = np.ones(len(y), dtype=bool)
+    while True:
+        h = np.where(unused & (gradient < 0), -gradient**2 / (2 * np.diag(Q)), np.inf)
+        beta = int(np.argmin(h))
+        if h[beta] == np.inf:
+            return alpha
+        alpha[beta] = -gradient[beta] / Q[beta, beta]  # eq. 22
+        unused[beta] = False
+        gradient += alpha[beta] * Q[beta]
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(PARALLEL_CHUNK + 1, 3 * PARALLEL_CHUNK),
+       gamma=st.floats(0.5, 5.0), duplicated=st.booleans())
+def test_steps_chunk_by_chunk_on_one_thread_or_all_give_the_one_pass_model(seed, n, gamma,
+                                                                           duplicated):
+    """Over several PARALLEL_CHUNKs, the step and its selection chunk by chunk (in parallel or
+    not, full rows or unused rows) select what numpy's argmin over the whole Q selects; with
+    every sample twice, ties across chunks go to the first sample."""
+    X, y = random_problem(seed, n // 2 if duplicated else n)
+    if duplicated:
+        X, y = np.vstack([X, X[::-1]]), np.concatenate([y, y[::-1]])
+    # distances from differences, not BLAS's |x|^2 + |z|^2 - 2 <x, z>: duplicates' rows are equal
+    K = np.exp(-gamma * np.sum((X[:, None, :] - X[None, :, :]) ** 2, axis=2))
+    expected = reference_gs_svm(K, y)
+    models = {}
+    for rows in ("full", "unused"):
+        for parallel_min in (0, np.iinfo(np.int64).max):
+            q = make_qmatrix(X, y, "csvc", gamma=gamma, cache_mb=0)
+            q.settings[PARALLEL_MIN] = parallel_min
+            models[rows, parallel_min] = solve(q, y, {"rows": rows}).alpha
+    for alpha in models.values():
+        np.testing.assert_array_equal(alpha > 0, expected > 0)
+        np.testing.assert_allclose(alpha, expected, rtol=1e-9, atol=1e-12)
+    for rows in ("full", "unused"):
+        np.testing.assert_array_equal(*[alpha for (kind, _), alpha in models.items()
+                                        if kind == rows])
+
+
 def test_unknown_rows_is_refused():
     X, y = random_problem(0, 10)
     with pytest.raises(ValueError, match="unknown rows 'some'"):
@@ -175,11 +219,15 @@ def test_a_sample_with_zero_diagonal_is_refused_with_the_fix():
 def test_a_candidate_whose_h_underflows_to_zero_is_still_selected():
     """Algorithm 1 step 3 goes on while an unused sample has g < 0, even when its h = -g^2 /
     (2 Q_ii) underflows to -0 (zoo at gamma 16: g = -7.8e-258), here as the last sample."""
-    from svmbench.solvers.gs_svm import _select, _step_and_score
+    from svmbench.solvers.gs_svm import _select, _step
 
-    gradient, score = np.array([0.5, 1.0, 0.2, -1e-200]), np.empty(4)
-    _step_and_score(gradient, np.zeros(4), 0.0, np.ones(4), np.ones(4, dtype=bool), score, 4)
-    assert _select(score, np.arange(4), 4, True) == (3, 0.0)
-    gradient[3] = 0.0
-    _step_and_score(gradient, np.zeros(4), 0.0, np.ones(4), np.ones(4, dtype=bool), score, 4)
-    assert _select(score, np.arange(4), 4, True) == (-1, 0.0)
+    gradient, score, lows = np.array([0.5, 1.0, 0.2, -1e-200]), np.empty(4), np.empty(1)
+    for parallel in (False, True):
+        gradient[3] = -1e-200
+        _step(gradient, np.zeros(4), 0.0, np.ones(4), np.ones(4, dtype=bool), score, lows, 4,
+              parallel)
+        assert _select(score, lows, np.arange(4), 4, True) == (3, 0.0)
+        gradient[3] = 0.0
+        _step(gradient, np.zeros(4), 0.0, np.ones(4), np.ones(4, dtype=bool), score, lows, 4,
+              parallel)
+        assert _select(score, lows, np.arange(4), 4, True) == (-1, 0.0)
