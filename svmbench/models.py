@@ -154,7 +154,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         """The class-pair blocks kept from the last fit when ``gram`` is the same matrix object and
         ``warm_start`` is set (a grid over C refits one Gram matrix), else None."""
         blocks = getattr(self, "_blocks", None)
-        if getattr(self, "warm_start", False) and blocks is not None and blocks.gram is gram:
+        if getattr(self, "warm_start", False) and blocks is not None and blocks.holds(gram):
             return blocks
         return None
 

@@ -71,6 +71,12 @@ class GramBlocks:
         self.gram = gram
         self._blocks = {}
 
+    def holds(self, gram):
+        """Whether ``gram`` is this matrix: the same object, or a view of the same memory with the
+        same shape, strides and type (scikit-learn's validation hands the estimator a new view of
+        an array numba made at every fit)."""
+        return gram is self.gram or gram.__array_interface__ == self.gram.__array_interface__
+
     def __call__(self, members):
         key = members.tobytes()
         if key not in self._blocks:
