@@ -120,18 +120,31 @@ def _keep_spare(base):
 def make_full_cache(matrix):
     """A cache holding every row of the square ``matrix`` in full, LRU order 0..n-1."""
     n = matrix.shape[0]
-    order = np.arange(n + 1, dtype=np.int64)
-    lru_prev, lru_next = order - 1, order + 1  # the ring n, 0, 1, ..., n - 1
-    lru_prev[0], lru_next[n] = n, 0
-    return RowCache(
+    cache = RowCache(
         pool=np.ascontiguousarray(matrix).reshape(-1),
-        offset=order[:n] * n,
-        length=np.full(n, n, dtype=np.int64),
-        lru_prev=lru_prev,
-        lru_next=lru_next,
-        state=np.array([0, n * n, -1, 0, 0, 0, 0, 0], dtype=np.int64),
+        offset=np.empty(n, dtype=np.int64),
+        length=np.empty(n, dtype=np.int64),
+        lru_prev=np.empty(n + 1, dtype=np.int64),
+        lru_next=np.empty(n + 1, dtype=np.int64),
+        state=np.empty(8, dtype=np.int64),
         **_swap_log(n, matrix.dtype),
     )
+    reset_full_cache(cache)
+    return cache
+
+
+@njit(cache=True)
+def reset_full_cache(cache):
+    """A full cache's bookkeeping as make_full_cache sets it (row p at offset p n, whole, LRU order
+    0..n-1, nothing swapped), its pool untouched."""
+    n = cache.offset.shape[0]
+    for p in range(n + 1):  # the ring n, 0, 1, ..., n - 1
+        cache.lru_prev[p], cache.lru_next[p] = p - 1, p + 1
+    cache.lru_prev[0], cache.lru_next[n] = n, 0
+    for p in range(n):
+        cache.offset[p], cache.length[p], cache.row_batches[p] = p * n, n, 0
+    cache.state[:] = 0
+    cache.state[TOP], cache.state[LAST] = n * n, -1
 
 
 @njit(cache=True, inline="always")

@@ -29,6 +29,8 @@ import numpy as np
 from numba import njit, prange
 
 from svmbench.kernels.cache import (
+    BATCHES,
+    PENDING,
     apply_pending_swaps,
     cache_entries,
     cached_row,
@@ -38,6 +40,7 @@ from svmbench.kernels.cache import (
     lookup,
     make_full_cache,
     make_row_cache,
+    reset_full_cache,
     swap_index,
 )
 from svmbench.kernels.math import (
@@ -188,6 +191,26 @@ def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
         position_signs=signs.copy(),
         kernel_by_distance=np.zeros(0),
     )
+
+
+@njit(cache=True)
+def restore_precomputed_provider(provider, block):
+    """A provider of make_precomputed_provider over ``block``, after a solve, as it was made: its
+    Q-matrix folded anew only when the solve left a position moved (swaps that end where they
+    began leave every row as it was: each swap exchanges two rows and the same two entries of
+    every row), its cache's bookkeeping and counts reset."""
+    n = block.shape[0]
+    cache = provider.cache
+    moved = cache.state[PENDING] > 0 or cache.state[BATCHES] > 0
+    for p in range(n):
+        moved |= (provider.perm[p] != p) | (cache.length[p] != n) | (cache.offset[p] != p * n)
+    if moved:
+        for p in range(n):
+            provider.perm[p], provider.position_signs[p] = p, provider.signs[p]
+        fold_block(block, provider.signs, provider.fold, cache.pool.reshape((n, n)),
+                   provider.diag)
+    reset_full_cache(cache)
+    provider.counters[:] = 0
 
 
 def gram_block(gram, members):

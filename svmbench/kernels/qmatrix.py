@@ -16,7 +16,14 @@ prefix of positions, cached), ``kernel_row_once`` (uncached), ``kernel_entry``, 
 
 import numpy as np
 
-from svmbench.kernels.provider import gram_block, make_precomputed_provider, make_provider
+from svmbench.kernels.provider import (
+    RIDGE,
+    SHIFT,
+    gram_block,
+    make_precomputed_provider,
+    make_provider,
+    restore_precomputed_provider,
+)
 
 Q_KINDS = ("kernel", "csvc", "l2svm")
 
@@ -57,8 +64,10 @@ def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None, blocks=
     ``y`` holds the labels of those members. ``blocks`` (a :class:`GramBlocks` of ``gram``)
     keeps the gathered block for the next Q-matrix over the same members."""
     signs, shift, ridge = _fold(kind, y, C)
-    block = blocks(members) if blocks is not None else gram_block(gram, members)
-    return make_precomputed_provider(block, signs=signs, shift=shift, ridge=ridge)
+    if blocks is not None:
+        return blocks.provider(members, signs, shift, ridge)
+    return make_precomputed_provider(gram_block(gram, members), signs=signs, shift=shift,
+                                     ridge=ridge)
 
 
 class GramBlocks:
@@ -70,11 +79,14 @@ class GramBlocks:
     def __init__(self, gram):
         self.gram = gram
         self._blocks = {}
+        self._providers = {}
 
     def holds(self, gram):
         """Whether ``gram`` is this matrix: the same object, or a view of the same memory with the
-        same shape, strides and type (scikit-learn's validation hands the estimator a new view of
-        an array numba made at every fit)."""
+        same shape, strides and type (an array returned by a function numba loaded from its
+        on-disk cache carries a float64 dtype equal to, not identical with, numpy's, and
+        scikit-learn's validation, np.asarray(dtype=float64), hands the estimator a new view of
+        it at every fit)."""
         return gram is self.gram or gram.__array_interface__ == self.gram.__array_interface__
 
     def __call__(self, members):
@@ -82,3 +94,20 @@ class GramBlocks:
         if key not in self._blocks:
             self._blocks[key] = gram_block(self.gram, members)
         return self._blocks[key]
+
+    def provider(self, members, signs, shift, ridge):
+        """The Q-matrix of ``members``' block folded by ``signs``, ``shift`` and ``ridge``: the
+        provider the last solve over the same members and fold used, restored to its state at
+        construction (no new arrays; the fold is redone only when the solve swapped positions),
+        else a new one, kept. A solve must be done with the previous provider before the next
+        is asked for."""
+        key = members.tobytes()
+        block = self(members)
+        kept = self._providers.get(key)
+        if (kept is not None and kept.fold[SHIFT] == shift and kept.fold[RIDGE] == ridge
+                and np.array_equal(kept.signs, signs)):
+            restore_precomputed_provider(kept, block)
+            return kept
+        self._providers[key] = make_precomputed_provider(block, signs=signs, shift=shift,
+                                                         ridge=ridge)
+        return self._providers[key]
