@@ -16,6 +16,10 @@ their other rows say so.
 
     python experiments/bench.py [--datasets a1a a4a w7a a8a w8a ijcnn1] [--repeats 5]
         [--solvers smo_wss2 smo_mod2 ...] [--max-train N] [--output PATH]
+
+The script imports the installed svmbench (an editable install: the main checkout); to bench
+another checkout, e.g. a worktree at a clean commit, run it with PYTHONPATH set to that checkout.
+The table's last line names the commit of the code it imported (+dirty: uncommitted changes).
 """
 
 import argparse
