@@ -115,8 +115,9 @@ def test_a_kept_provider_restored_after_a_solve_that_moved_positions_gives_the_f
     X = rng.normal(size=(300, 3))
     y = np.where(X[:, 0] + rng.normal(size=300) > 0, 1, 0)
     gram = rbf_kernel(X, gamma=0.5)
-    kept = SMOSVC(kernel="precomputed", warm_start=True)
-    fresh = SMOSVC(kernel="precomputed", warm_start=True)
+    # max_iter: a wrong Q-matrix shows as a failure, not as a fit that never finishes
+    kept = SMOSVC(kernel="precomputed", warm_start=True, max_iter=100_000)
+    fresh = SMOSVC(kernel="precomputed", warm_start=True, max_iter=100_000)
     moved = []
     for C in (1.0, 100.0, 0.5, 0.25, 100.0, 1.0):
         kept.set_params(C=C).fit(gram, y)
@@ -126,6 +127,7 @@ def test_a_kept_provider_restored_after_a_solve_that_moved_positions_gives_the_f
         np.testing.assert_array_equal(kept.dual_coef_, fresh.dual_coef_)
         np.testing.assert_array_equal(kept.intercept_, fresh.intercept_)
         assert kept.n_iter_.tolist() == fresh.n_iter_.tolist()
+        assert kept.status_ == ["converged"]
         assert kept.kernel_requested_ == fresh.kernel_requested_
     assert len(providers) == 1 and kept._blocks._providers[next(iter(kept._blocks._blocks))] \
         is providers[0]  # one provider, reused by every fit
