@@ -151,8 +151,9 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
                             cache_mb=self.cache_mb)
 
     def _kept_blocks(self, gram):
-        """The class-pair blocks kept from the last fit when ``gram`` is the same matrix object and
-        ``warm_start`` is set (a grid over C refits one Gram matrix), else None."""
+        """The class-pair blocks (and providers) kept from the last fit when ``gram`` is the same
+        matrix (GramBlocks.holds) and ``warm_start`` is set (a grid over C refits one Gram
+        matrix), else None."""
         blocks = getattr(self, "_blocks", None)
         if getattr(self, "warm_start", False) and blocks is not None and blocks.holds(gram):
             return blocks

@@ -62,7 +62,8 @@ def make_qmatrix(X, y=None, kind="csvc", C=None, kernel="rbf", gamma=1.0, coef0=
 def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None, blocks=None):
     """Q-matrix of ``kind`` over the rows and columns ``members`` of a given kernel matrix;
     ``y`` holds the labels of those members. ``blocks`` (a :class:`GramBlocks` of ``gram``)
-    keeps the gathered block for the next Q-matrix over the same members."""
+    keeps the gathered block and the provider for the next Q-matrix over the same members, which
+    gets that provider back, restored (GramBlocks.provider)."""
     signs, shift, ridge = _fold(kind, y, C)
     if blocks is not None:
         return blocks.provider(members, signs, shift, ridge)
@@ -71,10 +72,10 @@ def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None, blocks=
 
 
 class GramBlocks:
-    """The blocks gram[members][:, members] of one kernel matrix, each gathered once: a grid
-    search refits every C on one Gram matrix and its class pairs, and gathering a pair's block
-    costs as much as solving it (Segment, svmbench.tuning). The matrix must not change while
-    its blocks are kept."""
+    """The blocks gram[members][:, members] of one kernel matrix, each gathered once, and the
+    provider of each block's last solve: a grid search refits every C on one Gram matrix and its
+    class pairs, and gathering a pair's block costs as much as solving it (Segment,
+    svmbench.tuning). The matrix must not change while its blocks are kept."""
 
     def __init__(self, gram):
         self.gram = gram
@@ -98,9 +99,9 @@ class GramBlocks:
     def provider(self, members, signs, shift, ridge):
         """The Q-matrix of ``members``' block folded by ``signs``, ``shift`` and ``ridge``: the
         provider the last solve over the same members and fold used, restored to its state at
-        construction (no new arrays; the fold is redone only when the solve swapped positions),
-        else a new one, kept. A solve must be done with the previous provider before the next
-        is asked for."""
+        construction (no new arrays; the fold is redone only when the solve left positions
+        moved), else a new one, kept. A solve must be done with the previous provider before the
+        next is asked for."""
         key = members.tobytes()
         block = self(members)
         kept = self._providers.get(key)
