@@ -18,9 +18,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
-from svmbench.kernels.qmatrix import GramBlocks, make_precomputed_qmatrix, make_qmatrix
+from svmbench.kernels.qmatrix import (
+    GramBlocks,
+    make_precomputed_qmatrices,
+    make_precomputed_qmatrix,
+    make_qmatrix,
+)
 from svmbench.loo_bounds import rbf_r_delta_squared, xi_alpha_bound
-from svmbench.solvers.base import CONVERGED, get_solver
+from svmbench.solvers.base import CONVERGED, get_many_solver, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
 
@@ -61,12 +66,11 @@ def one_vs_one_pairs(n_classes):
 def pair_votes(decision, n_classes):
     """Votes per class from pairwise decision values (columns in ``one_vs_one_pairs`` order,
     > 0 voting for the pair's first class, as LIBSVM)."""
-    votes = np.zeros((decision.shape[0], n_classes))
-    for column, (low, high) in enumerate(one_vs_one_pairs(n_classes)):
-        wins_low = decision[:, column] > 0
-        votes[:, low] += wins_low
-        votes[:, high] += ~wins_low
-    return votes
+    low, high = np.array(one_vs_one_pairs(n_classes)).T
+    wins_low = (decision > 0).astype(np.float64)
+    classes = np.arange(n_classes)
+    # whole counts, exact in floating point
+    return wins_low @ (low[:, None] == classes) + (1.0 - wins_low) @ (high[:, None] == classes)
 
 
 def positive_class(pair, n_classes):
@@ -101,12 +105,30 @@ def warn_unless_converged(estimator, results):
                   ConvergenceWarning, stacklevel=3)
 
 
+class PairProblems:
+    """The one-vs-one problems of labels ``y_index`` (class indices): ``pairs`` holds (members,
+    labels in {-1, +1}) per class pair in ``one_vs_one_pairs`` order; ``rows``, ``columns`` and
+    ``signs`` list every pair's (pair, member, label) one pair after the other."""
+
+    def __init__(self, y_index, n_classes):
+        self.pairs = []
+        for low, high in one_vs_one_pairs(n_classes):
+            members = np.flatnonzero((y_index == low) | (y_index == high))
+            positive = positive_class((low, high), n_classes)
+            self.pairs.append((members, np.where(y_index[members] == positive, 1.0, -1.0)))
+        self.rows = np.repeat(np.arange(len(self.pairs)),
+                              [members.shape[0] for members, _ in self.pairs])
+        self.columns = np.concatenate([members for members, _ in self.pairs])
+        self.signs = np.concatenate([labels for _, labels in self.pairs])
+
+
 class PredictionCount:
     """Kernel values computed by an estimator's last prediction; a mutable holder, so that
     predicting leaves the estimator's own attributes unchanged (as scikit-learn requires)."""
 
     def __init__(self):
         self.kernel_values = 0
+        self.checked = None  # the last matrix checked for prediction (KernelSVC._validated_queries)
 
 
 class KernelSVC(ClassifierMixin, BaseEstimator):
@@ -144,8 +166,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         """The Q-matrix of kind ``q_kind`` over one class pair (labels in {-1, +1} folded in)."""
         C = getattr(self, "C", None)  # the l2svm kind's ridge delta_ij / C
         if self.kernel == "precomputed":
-            return make_precomputed_qmatrix(X, members, labels, self.q_kind, C,
-                                            self._gram_blocks(X))
+            return make_precomputed_qmatrix(X, members, labels, self.q_kind, C)
         return make_qmatrix(X[members], labels, self.q_kind, C=C, kernel=self.kernel,
                             gamma=self._gamma, coef0=self.coef0, degree=self.degree,
                             cache_mb=self.cache_mb)
@@ -161,18 +182,47 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
 
     def _gram_blocks(self, gram):
         """With ``warm_start``, the class-pair blocks of ``gram``, kept for the next fit."""
-        if not getattr(self, "warm_start", False):
-            return None
         if self._kept_blocks(gram) is None:
             self._blocks = GramBlocks(gram)
         return self._blocks
 
-    def fit(self, X, y):
-        self._check_params()
+    def _pair_problems(self, y_index):
+        """The one-vs-one problems of ``y_index``: those of the last fit when it had the same."""
+        kept = getattr(self, "_problems", None)
+        if kept is None or not np.array_equal(self._y_index, y_index):
+            kept = PairProblems(y_index, self.classes_.shape[0])
+        return kept
+
+    def _solve_pairs(self, X, problems, initial):
+        """One SolverResult per class pair: with a kept Gram matrix (``warm_start``) all pairs in
+        one compiled call over their kept providers (the solver's registered solve_many), else
+        pair by pair over new Q-matrices."""
+        settings = self._solver_settings()
+        solve_many = get_many_solver(self.solver_name)
+        if (self.kernel == "precomputed" and getattr(self, "warm_start", False)
+                and solve_many is not None):
+            providers = make_precomputed_qmatrices(self._gram_blocks(X), problems.pairs,
+                                                   self.q_kind, getattr(self, "C", None))
+            start = None if initial is None else initial[problems.rows, problems.columns]
+            return solve_many(providers, settings, start)
+        solve = get_solver(self.solver_name)
+        results = []
+        for pair, (members, labels) in enumerate(problems.pairs):
+            if initial is not None:
+                settings = {**settings, "alpha_init": initial[pair][members]}
+            results.append(solve(self._make_provider(X, members, labels), labels, settings))
+        return results
+
+    def _validated(self, X, y):
+        """(X, class index of each label) checked, ``classes_`` set; a refit on the kept Gram
+        matrix (``warm_start``) with the labels of the last fit takes both as that fit checked
+        them (a grid over C refits them hundreds of times)."""
         precomputed = self.kernel == "precomputed"
-        checked = precomputed and self._kept_blocks(X) is not None  # by the fit that kept them
+        blocks = self._kept_blocks(X) if precomputed else None
+        if blocks is not None and np.array_equal(y, self._fitted_y):
+            return blocks.gram, self._y_index
         X, y = validate_data(self, X, y, accept_sparse=not precomputed and "csr",
-                             dtype=np.float64, ensure_all_finite=not checked)
+                             dtype=np.float64, ensure_all_finite=blocks is None)
         if precomputed and X.shape[0] != X.shape[1]:
             raise ValueError(
                 f"kernel='precomputed' needs the square kernel matrix of the training samples, got "
@@ -185,24 +235,21 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} needs samples of at least two classes; y has only one "
                 f"class ({self.classes_[0]}). Add samples of another class."
             )
+        self._fitted_y = np.array(y)  # a copy: the caller's array may change before the next fit
+        self._prediction = PredictionCount()
+        return X, y_index
+
+    def fit(self, X, y):
+        self._check_params()
+        precomputed = self.kernel == "precomputed"
+        X, y_index = self._validated(X, y)
         self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
-        solve = get_solver(self.solver_name)
-        pairs = one_vs_one_pairs(self.classes_.shape[0])
-        initial = self._initial_alphas(y_index)
-        self.fit_results_, alphas = [], []
-        for pair, (low, high) in enumerate(pairs):
-            members = np.flatnonzero((y_index == low) | (y_index == high))
-            positive = positive_class((low, high), self.classes_.shape[0])
-            labels = np.where(y_index[members] == positive, 1.0, -1.0)
-            settings = self._solver_settings()
-            if initial is not None:
-                settings["alpha_init"] = initial[pair][members]
-            result = solve(self._make_provider(X, members, labels), labels, settings)
-            self.fit_results_.append(result)
-            alpha = np.zeros(X.shape[0])
-            alpha[members] = result.alpha * labels
-            alphas.append(alpha)
-        signed_alpha = np.vstack(alphas)
+        problems = self._pair_problems(y_index)
+        self.fit_results_ = self._solve_pairs(X, problems, self._initial_alphas(y_index))
+        signed_alpha = np.zeros((len(problems.pairs), X.shape[0]))
+        signed_alpha[problems.rows, problems.columns] = problems.signs * np.concatenate(
+            [result.alpha for result in self.fit_results_])
+        self._problems = problems
         self.support_ = np.flatnonzero(np.any(signed_alpha != 0, axis=0))
         self.support_vectors_ = np.empty((0, 0)) if precomputed else X[self.support_]
         self._y_index = y_index
@@ -215,7 +262,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self.kkt_violation_ = np.array([r.kkt_violation for r in self.fit_results_])
         self.kernel_requested_ = sum(r.kernel_requested for r in self.fit_results_)
         self.kernel_computed_ = sum(r.kernel_computed for r in self.fit_results_)
-        self._prediction = PredictionCount()
+        self._prediction.kernel_values = 0
         warn_unless_converged(self, self.fit_results_)
         return self
 
@@ -228,8 +275,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     def _pair_decision(self, X):
         check_is_fitted(self)
         precomputed = self.kernel == "precomputed"
-        X = validate_data(self, X, accept_sparse=not precomputed and "csr", dtype=np.float64,
-                          reset=False)
+        X = self._validated_queries(X)
         if precomputed:
             self._prediction.kernel_values = 0
             return X[:, self.support_] @ self.dual_coef_.T + self.intercept_
@@ -239,6 +285,21 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
             self.n_features_in_,
         )
         return sums + self.intercept_
+
+    def _validated_queries(self, X):
+        """X checked for prediction; with ``warm_start`` and a precomputed kernel, the matrix the
+        last prediction checked is taken as it is while the fits reuse their kept Gram matrix (a
+        grid over C predicts it after every fit)."""
+        precomputed = self.kernel == "precomputed"
+        last = self._prediction.checked
+        if (precomputed and getattr(self, "warm_start", False) and last is not None
+                and isinstance(X, np.ndarray)
+                and X.__array_interface__ == last.__array_interface__):
+            return last
+        X = validate_data(self, X, accept_sparse=not precomputed and "csr", dtype=np.float64,
+                          reset=False)
+        self._prediction.checked = X
+        return X
 
     def decision_function(self, X):
         """Binary: f(x) (> 0 means ``classes_[1]``). More classes: votes per class, with ties
@@ -306,8 +367,9 @@ class SMOSVC(KernelSVC):
     (LRU kernel-row cache), ``max_iter`` (-1: no limit), ``warm_start`` (wss2 only: start from
     the previous fit's alphas, scaled
     into the new box [0, C] so they stay feasible; for a grid over C on the same data; with
-    ``kernel="precomputed"`` the class pairs' blocks of the matrix are also kept for the next fit
-    on the same matrix object, which must not change in between).
+    ``kernel="precomputed"`` the class pairs' blocks of the matrix and their Q-matrices are also
+    kept for the next fit on the same matrix, which is then not checked again and must not change
+    in between, nor must the matrix last predicted, whose check is not repeated either).
     """
 
     solver_params = ("C", "tol", "shrinking", "shrinking_rules", "max_iter")

@@ -16,8 +16,15 @@ from sklearn.metrics.pairwise import pairwise_kernels, rbf_kernel
 
 from svmbench.kernels.cross import kernel_matrix
 from svmbench.kernels.math import make_kernel_spec, make_points
+from svmbench.kernels.qmatrix import (
+    GramBlocks,
+    make_precomputed_qmatrices,
+    make_precomputed_qmatrix,
+)
 from svmbench.models import GSSVC, RSVC, SMOSVC, HardMarginSVC
 from svmbench.protocols import kfold_indices
+from svmbench.solvers import get_solver
+from svmbench.solvers.smo import solve_many
 from svmbench.tuning import (
     inner_parts,
     kernel_matrices,
@@ -121,7 +128,7 @@ def test_a_kept_provider_restored_after_a_solve_that_moved_positions_gives_the_f
     moved = []
     for C in (1.0, 100.0, 0.5, 0.25, 100.0, 1.0):
         kept.set_params(C=C).fit(gram, y)
-        providers = list(kept._blocks._providers.values())
+        providers = kept._blocks._kept[1]
         moved.append(not np.array_equal(providers[0].perm, np.arange(300)))
         fresh.set_params(C=C).fit(gram.copy(), y)
         np.testing.assert_array_equal(kept.dual_coef_, fresh.dual_coef_)
@@ -129,8 +136,7 @@ def test_a_kept_provider_restored_after_a_solve_that_moved_positions_gives_the_f
         assert kept.n_iter_.tolist() == fresh.n_iter_.tolist()
         assert kept.status_ == ["converged"]
         assert kept.kernel_requested_ == fresh.kernel_requested_
-    assert len(providers) == 1 and kept._blocks._providers[next(iter(kept._blocks._blocks))] \
-        is providers[0]  # one provider, reused by every fit
+    assert len(providers) == 1 and kept._blocks._kept[1] is providers  # reused by every fit
     # the solve before a refit left positions moved (re-folded) and did not (bookkeeping only)
     assert True in moved[:-1] and False in moved[:-1], moved
 
@@ -140,7 +146,7 @@ def test_a_kept_block_serves_exactly_the_q_matrix_a_gathered_one_does():
     gram = rbf_kernel(X, gamma=0.5)
     cold = SMOSVC(kernel="precomputed", C=2.0).fit(gram, y)
     warm = SMOSVC(kernel="precomputed", C=2.0, warm_start=True).fit(gram, y)
-    warm._y_index = None  # the same problem, but no warm start: the kept blocks alone
+    warm._y_index = warm._fitted_y = None  # no warm start, labels checked: the kept blocks alone
     warm.fit(gram, y)
     np.testing.assert_array_equal(warm.dual_coef_, cold.dual_coef_)
     np.testing.assert_array_equal(warm.intercept_, cold.intercept_)
@@ -203,3 +209,78 @@ def test_the_grids_kernel_matrices_do_not_depend_on_the_blas_kernel():
                               check=True, env={**os.environ, **blas}).stdout
                for blas in ({}, {"OPENBLAS_CORETYPE": "Prescott"})}
     assert len(digests) == 1
+
+
+def gram_problems(seed, count):
+    """A Gram matrix, its GramBlocks and ``count`` random two-class problems over its samples."""
+    X, _ = problem(seed, n=90)
+    gram = rbf_kernel(X, gamma=0.5)
+    rng = np.random.default_rng(seed)
+    problems = []
+    for _ in range(count):
+        members = np.sort(rng.choice(90, size=int(rng.integers(4, 60)), replace=False))
+        labels = np.where(rng.random(members.shape[0]) < 0.5, 1.0, -1.0)
+        labels[:2] = 1.0, -1.0
+        problems.append((members, labels))
+    return gram, GramBlocks(gram), problems
+
+
+@pytest.mark.parametrize("variant", ["smo_wss2", "smo_platt", "smo_mod1", "smo_mod2"])
+@given(seed=st.integers(0, 10_000), count=st.integers(1, 5), C=st.sampled_from([0.5, 4.0, 64.0]))
+@settings(max_examples=10, deadline=None)
+def test_solve_many_gives_each_problems_solve_bit_for_bit(variant, seed, count, C):
+    """The compiled loop over a list of Q-matrices (one call per fit) returns what solve returns
+    on each problem alone: alphas, bias, iterations, status, objective and counts; twice over the
+    same list (the providers restored between), the second time warm-started for wss2."""
+    gram, blocks, problems = gram_problems(seed, count)
+    params = {"C": C, "tol": 1e-3, "max_iter": 100_000}
+    starts = None
+    for _ in range(2):
+        providers = make_precomputed_qmatrices(blocks, problems)
+        many = solve_many(providers, params, variant, starts)
+        for k, (members, labels) in enumerate(problems):
+            alone = {**params}
+            if starts is not None:
+                alone["alpha_init"] = starts[sum(p[0].shape[0] for p in problems[:k]):][
+                    :members.shape[0]]
+            one = get_solver(variant)(make_precomputed_qmatrix(gram, members, labels), labels,
+                                      alone)
+            np.testing.assert_array_equal(many[k].alpha, one.alpha)
+            assert (many[k].bias, many[k].iterations, many[k].status, many[k].objective,
+                    many[k].kkt_violation, many[k].kernel_requested, many[k].trace) == \
+                   (one.bias, one.iterations, one.status, one.objective, one.kkt_violation,
+                    one.kernel_requested, one.trace)
+        if variant == "smo_wss2":  # the next round starts from these alphas, as a grid over C
+            starts = np.concatenate([result.alpha for result in many]) * 0.5
+
+
+def test_solve_many_refuses_an_infeasible_start_and_a_one_class_problem():
+    gram, blocks, problems = gram_problems(3, 2)
+    providers = make_precomputed_qmatrices(blocks, problems)
+    size = sum(members.shape[0] for members, _ in problems)
+    with pytest.raises(ValueError, match="alpha_init must"):
+        solve_many(providers, {"C": 1.0}, "smo_wss2", np.full(size, 2.0))
+    members = problems[0][0]
+    providers = make_precomputed_qmatrices(GramBlocks(gram), [(members, np.ones(members.shape))])
+    with pytest.raises(ValueError, match="labels of both signs"):
+        solve_many(providers, {"C": 1.0}, "smo_wss2")
+
+
+def test_a_warm_refit_checks_new_labels_and_a_new_prediction_matrix():
+    """The grid's refits skip scikit-learn's checks only for the kept Gram matrix with the same
+    labels, and the prediction matrix last checked: new labels give the cold model of those
+    labels, another prediction matrix is checked (wrong width refused)."""
+    X, y = problem(11, n=60, classes=3)
+    gram = rbf_kernel(X, gamma=0.5)
+    warm = SMOSVC(kernel="precomputed", C=2.0, warm_start=True).fit(gram, y)
+    queries = gram[:10]
+    warm.predict(queries)
+    relabelled = (y + 1) % 3
+    warm.set_params(C=2.0).fit(gram, relabelled)
+    cold = SMOSVC(kernel="precomputed", C=2.0).fit(gram, relabelled)
+    np.testing.assert_allclose(warm.objective_, cold.objective_, rtol=1e-3)
+    np.testing.assert_array_equal(warm.predict(queries), cold.predict(queries))
+    with pytest.raises(ValueError, match="features"):
+        warm.predict(gram[:10, :-1])
+    with pytest.raises(ValueError, match="two classes"):
+        warm.fit(gram, np.zeros(60))

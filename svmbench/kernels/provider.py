@@ -213,6 +213,13 @@ def restore_precomputed_provider(provider, block):
     provider.counters[:] = 0
 
 
+@njit(cache=True)
+def restore_precomputed_providers(providers, blocks):
+    """restore_precomputed_provider for each provider of a list and its block, in one call."""
+    for k in range(len(providers)):
+        restore_precomputed_provider(providers[k], blocks[k])
+
+
 def gram_block(gram, members):
     """gram[members][:, members], C-contiguous."""
     block = np.empty((members.shape[0], members.shape[0]), dtype=np.float64)

@@ -15,14 +15,13 @@ prefix of positions, cached), ``kernel_row_once`` (uncached), ``kernel_entry``, 
 """
 
 import numpy as np
+from numba.typed import List
 
 from svmbench.kernels.provider import (
-    RIDGE,
-    SHIFT,
     gram_block,
     make_precomputed_provider,
     make_provider,
-    restore_precomputed_provider,
+    restore_precomputed_providers,
 )
 
 Q_KINDS = ("kernel", "csvc", "l2svm")
@@ -59,28 +58,35 @@ def make_qmatrix(X, y=None, kind="csvc", C=None, kernel="rbf", gamma=1.0, coef0=
                          ridge=ridge)
 
 
-def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None, blocks=None):
+def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None):
     """Q-matrix of ``kind`` over the rows and columns ``members`` of a given kernel matrix;
-    ``y`` holds the labels of those members. ``blocks`` (a :class:`GramBlocks` of ``gram``)
-    keeps the gathered block and the provider for the next Q-matrix over the same members, which
-    gets that provider back, restored (GramBlocks.provider)."""
+    ``y`` holds the labels of those members."""
     signs, shift, ridge = _fold(kind, y, C)
-    if blocks is not None:
-        return blocks.provider(members, signs, shift, ridge)
     return make_precomputed_provider(gram_block(gram, members), signs=signs, shift=shift,
                                      ridge=ridge)
 
 
+def make_precomputed_qmatrices(blocks, problems, kind="csvc", C=None):
+    """The Q-matrices of ``kind`` over several blocks of one kernel matrix, as a numba typed
+    list: ``blocks`` is a :class:`GramBlocks` of the matrix, ``problems`` a list of (members,
+    labels of those members), e.g. the class pairs of one-vs-one. A call over the same problems
+    and fold as the last one gets that call's list back, restored (GramBlocks.providers)."""
+    folds = [_fold(kind, y, C) for _, y in problems]
+    shift, ridge = folds[0][1:]
+    return blocks.providers([members for members, _ in problems],
+                            [signs for signs, _, _ in folds], shift, ridge)
+
+
 class GramBlocks:
     """The blocks gram[members][:, members] of one kernel matrix, each gathered once, and the
-    provider of each block's last solve: a grid search refits every C on one Gram matrix and its
-    class pairs, and gathering a pair's block costs as much as solving it (Segment,
+    providers of the last solves over them: a grid search refits every C on one Gram matrix and
+    its class pairs, and gathering a pair's block costs as much as solving it (Segment,
     svmbench.tuning). The matrix must not change while its blocks are kept."""
 
     def __init__(self, gram):
         self.gram = gram
         self._blocks = {}
-        self._providers = {}
+        self._kept = None  # (key of the problems and fold, providers, their blocks)
 
     def holds(self, gram):
         """Whether ``gram`` is this matrix: the same object, or a view of the same memory with the
@@ -96,19 +102,21 @@ class GramBlocks:
             self._blocks[key] = gram_block(self.gram, members)
         return self._blocks[key]
 
-    def provider(self, members, signs, shift, ridge):
-        """The Q-matrix of ``members``' block folded by ``signs``, ``shift`` and ``ridge``: the
-        provider the last solve over the same members and fold used, restored to its state at
-        construction (no new arrays; the fold is redone only when the solve left positions
-        moved), else a new one, kept. A solve must be done with the previous provider before the
-        next is asked for."""
-        key = members.tobytes()
-        block = self(members)
-        kept = self._providers.get(key)
-        if (kept is not None and kept.fold[SHIFT] == shift and kept.fold[RIDGE] == ridge
-                and np.array_equal(kept.signs, signs)):
-            restore_precomputed_provider(kept, block)
-            return kept
-        self._providers[key] = make_precomputed_provider(block, signs=signs, shift=shift,
-                                                         ridge=ridge)
-        return self._providers[key]
+    def providers(self, members_list, signs_list, shift, ridge):
+        """A numba typed list of the Q-matrices of the blocks of ``members_list`` folded by
+        ``signs_list``, ``shift`` and ``ridge``: the list the last call over the same members and
+        fold returned, every provider restored to its state at construction (no new arrays; a
+        block is folded again only when its solve left positions moved), else new providers,
+        kept. The solves must be done with the previous list before the next is asked for."""
+        key = (b"".join(members.tobytes() + signs.tobytes()
+                        for members, signs in zip(members_list, signs_list)), shift, ridge)
+        if self._kept is not None and self._kept[0] == key:
+            restore_precomputed_providers(self._kept[1], self._kept[2])
+            return self._kept[1]
+        providers, blocks = List(), List()
+        for members, signs in zip(members_list, signs_list):
+            blocks.append(self(members))
+            providers.append(make_precomputed_provider(blocks[-1], signs=signs, shift=shift,
+                                                       ridge=ridge))
+        self._kept = (key, providers, blocks)
+        return providers

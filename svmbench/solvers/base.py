@@ -3,7 +3,8 @@
 A solver is a function ``solve(provider, y, params) -> SolverResult``: ``provider`` is a
 :class:`svmbench.kernels.provider.KernelProvider` over the training points, ``y`` the labels in
 {-1, +1} (float64), ``params`` a dict of the solver's own settings. Counting kernel entries is the
-provider's job; timing is the caller's.
+provider's job; timing is the caller's. A solver may also have a form over a list of problems
+(``register_many``), compiled end to end, for the many small class pairs of a grid search.
 
 Status (DESIGN.md "Run record"): a solver says why it stopped (``stop``: its own optimality
 criterion, ``max_iter``, a proof that no solution exists, or no further progress) and measures the
@@ -69,19 +70,26 @@ def finish(provider, alpha, bias, iterations, reason, objective, violation, tole
 
     ``alpha`` is indexed by provider position (solvers that shrink swap positions).
     """
-    requested, computed = counts(provider)
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
+    return make_result(alpha_by_sample, bias, iterations, reason, objective, violation, tolerance,
+                       *counts(provider), **trace)
+
+
+def make_result(alpha, bias, iterations, reason, objective, violation, tolerance, requested,
+                computed, **trace):
+    """The SolverResult of ``alpha`` in sample order, its status decided from ``reason`` and the
+    measured ``violation``."""
     return SolverResult(
-        alpha=alpha_by_sample,
+        alpha=alpha,
         bias=float(bias),
         iterations=int(iterations),
         status=decide_status(reason, violation, tolerance),
         objective=float(objective),
         kkt_violation=float(violation),
         tolerance=float(tolerance),
-        kernel_requested=requested,
-        kernel_computed=computed,
+        kernel_requested=int(requested),
+        kernel_computed=int(computed),
         trace=trace,
     )
 
@@ -101,9 +109,31 @@ def register_solver(name):
     return register
 
 
+MANY_SOLVERS = {}
+
+
+def register_many(name):
+    """Decorator: ``solve_many(providers, params, alpha_init=None) -> [SolverResult]`` solves the
+    problems of a numba typed list of Q-matrices (svmbench.kernels.qmatrix.
+    make_precomputed_qmatrices; labels = their signs) in one compiled call, with the results of
+    solver ``name`` on each; the estimators use it for the class pairs of a kept Gram matrix."""
+
+    def register(solve_many):
+        MANY_SOLVERS[name] = solve_many
+        return solve_many
+
+    return register
+
+
 def get_solver(name):
     import svmbench.solvers  # noqa: F401  (registers the built-in solvers)
 
     if name not in SOLVERS:
         raise ValueError(f"unknown solver {name!r}; choose one of {sorted(SOLVERS)}")
     return SOLVERS[name]
+
+
+def get_many_solver(name):
+    """The registered solve_many of solver ``name``, or None."""
+    get_solver(name)
+    return MANY_SOLVERS.get(name)

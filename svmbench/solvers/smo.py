@@ -41,16 +41,25 @@ import numpy as np
 from numba import njit
 
 from svmbench.kernels.provider import (
+    COMPUTED,
     REQUESTED,
     cached_kernel_row,
+    counts,
     defer_swap_positions,
     kernel_entry,
     kernel_row,
     swap_positions,
 )
 from svmbench.kernels.qmatrix import check_labels_folded
-from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
+from svmbench.solvers.base import (
+    MAX_ITER,
+    OPTIMAL,
+    make_result,
+    register_many,
+    register_solver,
+)
 from svmbench.solvers.smo_step import (
+    TWO_SIGNS,
     check_two_classes,
     curvature,
     in_low_set,
@@ -677,70 +686,159 @@ def place(provider, s, p, other):
 
 # ---------------------------------------------------------------- Python: validate and shape
 
+ALPHA_INIT_RULE = ("alpha_init must have one entry per sample, lie in [0, C] and satisfy "
+                   "y'alpha = 0; scale a previous solution by min(1, C / max(alpha)) to keep it "
+                   "feasible")
+
+
+@njit(cache=True)
+def is_feasible(alpha, y, C):
+    """Whether alpha lies in [0, C] and satisfies y'alpha = 0, both to rounding."""
+    low, high, total, balance = np.inf, -np.inf, 0.0, 0.0
+    for t in range(alpha.shape[0]):
+        low, high = min(low, alpha[t]), max(high, alpha[t])
+        total += alpha[t]
+        balance += y[t] * alpha[t]
+    return low >= 0.0 and high <= C * (1 + 1e-12) and abs(balance) <= 1e-9 * max(1.0, total)
+
+
 def feasible_start(alpha_init, y, C):
     """The starting alpha: zeros, or a checked copy of ``alpha_init``."""
     if alpha_init is None:
         return np.zeros(y.shape[0])
     alpha = np.array(alpha_init, dtype=np.float64)
-    scale = max(1.0, float(np.sum(alpha)))
-    if (alpha.shape != y.shape or alpha.min() < 0.0 or alpha.max() > C * (1 + 1e-12)
-            or abs(float(y @ alpha)) > 1e-9 * scale):
-        raise ValueError(
-            f"alpha_init must have one entry per sample (got shape {alpha.shape} for {y.shape[0]}),"
-            f" lie in [0, C={C}] and satisfy y'alpha = 0; scale a previous solution by "
-            f"min(1, C / max(alpha)) to keep it feasible"
-        )
+    if alpha.shape != y.shape or not is_feasible(alpha, y, C):
+        raise ValueError(f"{ALPHA_INIT_RULE} (got shape {alpha.shape} for {y.shape[0]} samples, "
+                         f"C={C})")
     return np.minimum(alpha, C)
 
 
-def initial_state(provider, y, params, variant):
-    """The Solver's state at the start of ``variant`` (labels copied: shrinking permutes them)."""
-    C, tol, _ = smo_settings(params)
-    labels = np.array(y, dtype=np.float64)
-    n = labels.shape[0]
+def state_settings(params, variant):
+    """Validated ``(rule, shrinking, shrinking rules, C, tol, eps, max_iter)`` of ``variant``."""
+    C, tol, max_iter = smo_settings(params)
     rule = VARIANTS[variant]
     eps = float(params.get("eps", PLATT_EPS if rule == PLATT else KEERTHI_EPS))
     rules = params.get("shrinking_rules", "libsvm283")
     if rules not in SHRINKING_RULES:
         raise ValueError(f"unknown shrinking_rules {rules!r}; "
                          f"choose one of {list(SHRINKING_RULES)}")
+    return (rule, int(bool(params.get("shrinking", True))), SHRINKING_RULES[rules], C, tol, eps,
+            max_iter)
+
+
+@njit(cache=True)
+def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps):
+    """The Solver's state at the start of working-set rule ``rule`` from ``alpha`` (the state
+    keeps ``labels`` and ``alpha`` as they are and permutes them with the positions)."""
+    n = labels.shape[0]
     ints = np.zeros(13, dtype=np.int64)
-    ints[RULE], ints[SHRINK_RULES] = rule, SHRINKING_RULES[rules]
-    ints[SHRINKING] = bool(params.get("shrinking", True))
-    ints[ACTIVE] = n if rule in (WSS2, PLATT) else 0  # Keerthi: I0 is empty at alpha = 0
+    ints[RULE], ints[SHRINK_RULES], ints[SHRINKING] = rule, shrink_rules, shrinking
+    ints[ACTIVE] = n if rule == WSS2 or rule == PLATT else 0  # Keerthi: I0 is empty at alpha = 0
     ints[COUNTER] = min(n, SHRINK_PERIOD) + 1
     ints[EXAMINE_ALL] = 1
     ints[I_UP], ints[I_LOW] = np.argmax(labels > 0), np.argmax(labels < 0)
     # b_up = -1 at a sample of class 1, b_low = 1 of class 2 (Keerthi et al. 2001, initialisation)
     reals = np.array([C, tol, eps, -1.0, 1.0, 0.0])
+    return State(labels, alpha, -np.ones(n), np.zeros(n), ints, reals,
+                 np.zeros(2, dtype=np.int64), np.empty(2 * n))
+
+
+def initial_state(y, params, variant):
+    """The Solver's state at the start of ``variant`` (labels copied: shrinking permutes them)."""
+    rule, shrinking, shrink_rules, C, tol, eps, _ = state_settings(params, variant)
+    labels = np.array(y, dtype=np.float64)
     alpha = (feasible_start(params.get("alpha_init"), labels, C) if rule == WSS2
-             else np.zeros(n))
-    return State(y=labels, alpha=alpha, gradient=-np.ones(n), gradient_bar=np.zeros(n),
-                 ints=ints, reals=reals, requests=np.zeros(2, dtype=np.int64),
-                 work=np.empty(2 * n))
+             else np.zeros(labels.shape[0]))
+    return new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps)
+
+
+def smo_result(variant, tol, alpha, bias, iterations, converged, objective, violation, requested,
+               computed, requests):
+    """The SolverResult of a variant's solve (``alpha`` in sample order): wss2 stops at
+    m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol; Keerthi's
+    b_low <= b_up + 2 tol and Platt's |r_i| <= tol at his own threshold by 2 tol. wss2's trace
+    splits kernel_requested by purpose."""
+    trace = {}
+    if variant == "smo_wss2":
+        trace = {"requested_gradient_bar": int(requests[GRADIENT_BAR]),
+                 "requested_reconstruction": int(requests[RECONSTRUCTION]),
+                 "requested_working_set": int(requested - requests.sum())}
+    return make_result(alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
+                       violation, tol if variant == "smo_wss2" else 2.0 * tol, requested,
+                       computed, **trace)
 
 
 def solve(provider, y, params, variant):
     check_two_classes(y)
     check_labels_folded(provider, y)
-    _, tol, max_iter = smo_settings(params)
-    state = initial_state(provider, y, params, variant)
+    state = initial_state(y, params, variant)
     initial_gradient(provider, state)
     alpha, bias, iterations, converged, objective, violation = solver_loop(
-        provider, state, max_iter, int(params.get("seed", 0)))
-    # wss2 stops at m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol;
-    # Keerthi's b_low <= b_up + 2 tol and Platt's |r_i| <= tol at his own threshold by 2 tol
-    tolerance = tol if variant == "smo_wss2" else 2.0 * tol
-    trace = {}
-    if variant == "smo_wss2":
-        trace = {"requested_gradient_bar": int(state.requests[GRADIENT_BAR]),
-                 "requested_reconstruction": int(state.requests[RECONSTRUCTION])}
-    result = finish(provider, alpha, bias, iterations, OPTIMAL if converged else MAX_ITER,
-                    objective, violation, tolerance, **trace)
-    if variant == "smo_wss2":
-        result.trace["requested_working_set"] = (result.kernel_requested
-                                                 - int(state.requests.sum()))
-    return result
+        provider, state, state_settings(params, variant)[-1], int(params.get("seed", 0)))
+    alpha_by_sample = np.empty_like(alpha)
+    alpha_by_sample[provider.perm] = alpha
+    return smo_result(variant, state.reals[TOL], alpha_by_sample, bias, iterations, converged,
+                      objective, violation, *counts(provider), state.requests)
+
+
+# columns of solve_each's integer results
+SIZE, ITERATIONS, CONVERGED, REQUESTED_, COMPUTED_, REQUESTS = range(6)
+
+
+@njit(cache=True)
+def solve_each(providers, alpha_init, rule, shrinking, shrink_rules, C, tol, eps, max_iter,
+               seed):
+    """solve for every Q-matrix of a typed list, in one call (LIBSVM's svm_train runs its
+    one-vs-one class pairs so): the labels are each provider's signs, ``alpha_init`` the
+    problems' starting alphas one after the other (empty: zeros). Returns alpha in sample order
+    (one problem after the other), per problem (bias, objective, violation), and the integers
+    SIZE .. REQUESTS + 1 (the last two: the solver's requests for G_bar and reconstruction)."""
+    sizes = np.array([provider.signs.shape[0] for provider in providers])
+    alpha_out = np.empty(sizes.sum())
+    reals = np.empty((len(providers), 3))
+    ints = np.zeros((len(providers), REQUESTS + 2), dtype=np.int64)
+    start = 0
+    for k in range(len(providers)):
+        provider, n = providers[k], sizes[k]
+        labels = provider.signs.copy()
+        if not (np.any(labels > 0) and np.any(labels < 0)):
+            raise ValueError(TWO_SIGNS)
+        alpha = np.zeros(n)
+        if rule == WSS2 and alpha_init.shape[0] > 0:
+            alpha = alpha_init[start:start + n].copy()
+            if not is_feasible(alpha, labels, C):
+                raise ValueError(ALPHA_INIT_RULE)
+            alpha = np.minimum(alpha, C)
+        s = new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps)
+        initial_gradient(provider, s)
+        alpha, bias, iterations, converged, objective, violation = solver_loop(
+            provider, s, max_iter, seed)
+        for p in range(n):
+            alpha_out[start + provider.perm[p]] = alpha[p]
+        reals[k, 0], reals[k, 1], reals[k, 2] = bias, objective, violation
+        ints[k, SIZE], ints[k, ITERATIONS], ints[k, CONVERGED] = n, iterations, converged
+        ints[k, REQUESTED_] = provider.counters[REQUESTED]
+        ints[k, COMPUTED_] = provider.counters[COMPUTED]
+        ints[k, REQUESTS:] = s.requests
+        start += n
+    return alpha_out, reals, ints
+
+
+def solve_many(providers, params, variant, alpha_init=None):
+    """``solve`` over each Q-matrix of a numba typed list (the class pairs of one fit,
+    svmbench.kernels.qmatrix.make_precomputed_qmatrices) in one compiled call, the labels being
+    each Q-matrix's signs; ``alpha_init``: the problems' starting alphas one after the other
+    (wss2; None: zeros). The same results as ``solve`` on each, without Python between them."""
+    rule, shrinking, shrink_rules, C, tol, eps, max_iter = state_settings(params, variant)
+    alpha, reals, ints = solve_each(
+        providers, np.zeros(0) if alpha_init is None else np.asarray(alpha_init, dtype=float),
+        rule, shrinking, shrink_rules, C, tol, eps, max_iter, int(params.get("seed", 0)))
+    ends = np.cumsum(ints[:, SIZE])
+    return [smo_result(variant, tol, alpha[end - size:end], bias, counts_[ITERATIONS],
+                       counts_[CONVERGED], objective, violation, counts_[REQUESTED_],
+                       counts_[COMPUTED_], counts_[REQUESTS:])
+            for end, size, (bias, objective, violation), counts_
+            in zip(ends, ints[:, SIZE], reals, ints)]
 
 
 @register_solver("smo_wss2")
@@ -750,6 +848,12 @@ def solve_wss2(provider, y, params):
     ``max_iter`` (-1: no limit), ``alpha_init`` (optional warm start: a feasible alpha,
     0 <= alpha <= C and y'alpha = 0)."""
     return solve(provider, y, params, "smo_wss2")
+
+
+@register_many("smo_wss2")
+def solve_wss2_many(providers, params, alpha_init=None):
+    """solve_wss2 over a typed list of Q-matrices in one call (solve_many)."""
+    return solve_many(providers, params, "smo_wss2", alpha_init)
 
 
 @register_solver("smo_platt")

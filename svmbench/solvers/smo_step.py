@@ -31,9 +31,12 @@ def smo_settings(params):
     return C, tol, resolve_max_iter(max_iter)
 
 
+TWO_SIGNS = "a soft-margin SVM with bias needs labels of both signs (+1 and -1)"
+
+
 def check_two_classes(y):
     if not (np.any(y > 0) and np.any(y < 0)):
-        raise ValueError("a soft-margin SVM with bias needs labels of both signs (+1 and -1)")
+        raise ValueError(TWO_SIGNS)
 
 
 @njit(cache=True, inline="always")
