@@ -72,6 +72,9 @@ def render(records, artefact):
         "LIBSVM 2.83 solver, gives K1 (computed with the cache) and K2 beside the paper's LIBSVM "
         "values. The paper's K2 counts the rows of each iteration's working set (i and j) only: "
         "LIBSVM 2.83's svm.cpp instrumented the same way gives the paper's 13.9M on Adult-4. "
+        "smo_wss2 orders and labels each problem's samples as LIBSVM does (sample_order=libsvm: "
+        "grouped by class, the class read first labelled +1): Web's duplicate points tie, and "
+        "in the given order the path, SV count and K2 differ (Web-7: 2034 SVs, K2 126.7M). "
         "'All requested' adds the rows of G_bar updates and gradient reconstruction (no paper "
         "value)."),
     ]

@@ -43,7 +43,9 @@ def render(records, artefact):
     reference = load_reference("gs2008_table3")
     parts = [
         "# gs-svm-tnn2008 Table III — LIBSVM-style SMO over C vs GS-SVM",
-        (f"SCALE={scale}. Ours: smo_wss2 (WSS 2, shrinking, {CACHE_MB} MB cache, tol 1e-3), "
+        (f"SCALE={scale}. Ours: smo_wss2 (WSS 2, shrinking, {CACHE_MB} MB cache, tol 1e-3, "
+        "samples in LIBSVM's order: sample_order=libsvm; in the given order Web-7's ties take "
+        "another path, K2 11-15 % below the paper's at C >= 2^6), "
         "theta 0.05; GS-SVM theta 0.05 (Adult) / 0.10 (Web). K1 = kernel values computed with "
         "the cache, K2 = requested without a cache (GS-SVM: every row; smo_wss2: the rows of "
         "each iteration's working set i and j, what LIBSVM 2.83's count covers), in 10^6; time "

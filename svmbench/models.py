@@ -108,18 +108,35 @@ def warn_unless_converged(estimator, results):
 class PairProblems:
     """The one-vs-one problems of labels ``y_index`` (class indices): ``pairs`` holds (members,
     labels in {-1, +1}) per class pair in ``one_vs_one_pairs`` order; ``rows``, ``columns`` and
-    ``signs`` list every pair's (pair, member, label) one pair after the other."""
+    ``signs`` list every pair's (pair, member, label) one pair after the other, the label as the
+    model reads it (+1 for ``positive_class``).
 
-    def __init__(self, y_index, n_classes):
-        self.pairs = []
+    ``sample_order="given"`` keeps the samples in their order with +1 for ``positive_class``;
+    ``"libsvm"`` orders and labels them as LIBSVM's svm_train (svm_group_classes): classes ranked
+    by first appearance in y, a pair's samples those of its first-ranked class, labelled +1, then
+    those of the other; the solution is the same, the solver's path (ties) can differ. ``flips``
+    holds -1 for the pairs whose solver labels are the negative of the model's."""
+
+    def __init__(self, y_index, n_classes, sample_order="given"):
+        self.sample_order = sample_order
+        first_seen = np.unique(y_index, return_index=True)[1]  # by class index
+        self.pairs, flips = [], []
         for low, high in one_vs_one_pairs(n_classes):
-            members = np.flatnonzero((y_index == low) | (y_index == high))
             positive = positive_class((low, high), n_classes)
-            self.pairs.append((members, np.where(y_index[members] == positive, 1.0, -1.0)))
+            if sample_order == "libsvm":
+                first, second = sorted((low, high), key=lambda c: first_seen[c])
+                members = np.concatenate([np.flatnonzero(y_index == first),
+                                          np.flatnonzero(y_index == second)])
+            else:
+                first = positive
+                members = np.flatnonzero((y_index == low) | (y_index == high))
+            self.pairs.append((members, np.where(y_index[members] == first, 1.0, -1.0)))
+            flips.append(1.0 if first == positive else -1.0)
+        self.flips = np.array(flips)
         self.rows = np.repeat(np.arange(len(self.pairs)),
                               [members.shape[0] for members, _ in self.pairs])
         self.columns = np.concatenate([members for members, _ in self.pairs])
-        self.signs = np.concatenate([labels for _, labels in self.pairs])
+        self.signs = self.flips[self.rows] * np.concatenate([labels for _, labels in self.pairs])
 
 
 class PredictionCount:
@@ -188,9 +205,11 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
 
     def _pair_problems(self, y_index):
         """The one-vs-one problems of ``y_index``: those of the last fit when it had the same."""
+        order = getattr(self, "sample_order", "given")
         kept = getattr(self, "_problems", None)
-        if kept is None or not np.array_equal(self._y_index, y_index):
-            kept = PairProblems(y_index, self.classes_.shape[0])
+        if (kept is None or kept.sample_order != order
+                or not np.array_equal(self._y_index, y_index)):
+            kept = PairProblems(y_index, self.classes_.shape[0], order)
         return kept
 
     def _solve_pairs(self, X, problems, initial):
@@ -255,7 +274,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self._y_index = y_index
         self.dual_coef_ = signed_alpha[:, self.support_]
         self.n_support_ = np.bincount(y_index[self.support_], minlength=self.classes_.shape[0])
-        self.intercept_ = np.array([r.bias for r in self.fit_results_])
+        self.intercept_ = problems.flips * np.array([r.bias for r in self.fit_results_])
         self.n_iter_ = np.array([r.iterations for r in self.fit_results_])
         self.objective_ = np.array([r.objective for r in self.fit_results_])
         self.status_ = [r.status for r in self.fit_results_]
@@ -351,6 +370,7 @@ class GSSVC(KernelSVC):
 
 
 SMO_VARIANTS = ("wss2", "platt", "mod1", "mod2")
+SAMPLE_ORDERS = ("given", "libsvm")
 
 
 class SMOSVC(KernelSVC):
@@ -369,14 +389,17 @@ class SMOSVC(KernelSVC):
     into the new box [0, C] so they stay feasible; for a grid over C on the same data; with
     ``kernel="precomputed"`` the class pairs' blocks of the matrix and their Q-matrices are also
     kept for the next fit on the same matrix, which is then not checked again and must not change
-    in between, nor must the matrix last predicted, whose check is not repeated either).
+    in between, nor must the matrix last predicted, whose check is not repeated either),
+    ``sample_order`` ("given": the samples' order, +1 for the class scikit-learn's SVC calls
+    positive; "libsvm": LIBSVM's svm_train order and labels, see PairProblems: the same solution,
+    and on data with exact ties, such as the Web sets' duplicate points, LIBSVM's own path).
     """
 
     solver_params = ("C", "tol", "shrinking", "shrinking_rules", "max_iter")
 
     def __init__(self, variant="wss2", C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3,
                  tol=1e-3, shrinking=True, cache_mb=100.0, max_iter=-1, warm_start=False,
-                 shrinking_rules="libsvm283"):
+                 shrinking_rules="libsvm283", sample_order="given"):
         self.variant = variant
         self.C = C
         self.kernel = kernel
@@ -389,6 +412,7 @@ class SMOSVC(KernelSVC):
         self.max_iter = max_iter
         self.warm_start = warm_start
         self.shrinking_rules = shrinking_rules
+        self.sample_order = sample_order
 
     @property
     def solver_name(self):
@@ -400,6 +424,9 @@ class SMOSVC(KernelSVC):
             raise ValueError(f"unknown SMO variant {self.variant!r}; choose one of {SMO_VARIANTS}")
         if self.warm_start and self.variant != "wss2":
             raise ValueError(f"warm_start needs variant='wss2' (got {self.variant!r})")
+        if self.sample_order not in SAMPLE_ORDERS:
+            raise ValueError(f"unknown sample_order {self.sample_order!r}; choose one of "
+                             f"{SAMPLE_ORDERS}")
 
     def _initial_alphas(self, y_index):
         same_problem = hasattr(self, "_y_index") and np.array_equal(self._y_index, y_index)
