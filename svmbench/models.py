@@ -119,7 +119,8 @@ class PairProblems:
 
     def __init__(self, y_index, n_classes, sample_order="given"):
         self.sample_order = sample_order
-        first_seen = np.unique(y_index, return_index=True)[1]  # by class index
+        if sample_order == "libsvm":
+            first_seen = np.unique(y_index, return_index=True)[1]  # by class index
         self.pairs, flips = [], []
         for low, high in one_vs_one_pairs(n_classes):
             positive = positive_class((low, high), n_classes)
@@ -198,7 +199,8 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         return None
 
     def _gram_blocks(self, gram):
-        """With ``warm_start``, the class-pair blocks of ``gram``, kept for the next fit."""
+        """The class-pair blocks of ``gram``: those kept from the last fit when it had the same
+        matrix, else new ones, kept for the next fit (``warm_start``'s grid over C)."""
         if self._kept_blocks(gram) is None:
             self._blocks = GramBlocks(gram)
         return self._blocks

@@ -743,11 +743,12 @@ def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps):
                  np.zeros(2, dtype=np.int64), np.empty(2 * n))
 
 
-def initial_state(y, params, variant):
-    """The Solver's state at the start of ``variant`` (labels copied: shrinking permutes them)."""
-    rule, shrinking, shrink_rules, C, tol, eps, _ = state_settings(params, variant)
+def initial_state(y, alpha_init, settings):
+    """The Solver's state at the start, for ``settings`` of state_settings (labels copied:
+    shrinking permutes them)."""
+    rule, shrinking, shrink_rules, C, tol, eps, _ = settings
     labels = np.array(y, dtype=np.float64)
-    alpha = (feasible_start(params.get("alpha_init"), labels, C) if rule == WSS2
+    alpha = (feasible_start(alpha_init, labels, C) if rule == WSS2
              else np.zeros(labels.shape[0]))
     return new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps)
 
@@ -771,10 +772,11 @@ def smo_result(variant, tol, alpha, bias, iterations, converged, objective, viol
 def solve(provider, y, params, variant):
     check_two_classes(y)
     check_labels_folded(provider, y)
-    state = initial_state(y, params, variant)
+    settings = state_settings(params, variant)
+    state = initial_state(y, params.get("alpha_init"), settings)
     initial_gradient(provider, state)
     alpha, bias, iterations, converged, objective, violation = solver_loop(
-        provider, state, state_settings(params, variant)[-1], int(params.get("seed", 0)))
+        provider, state, settings[-1], int(params.get("seed", 0)))
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
     return smo_result(variant, state.reals[TOL], alpha_by_sample, bias, iterations, converged,
