@@ -1,0 +1,3 @@
+from svmbench.webreport.build import main
+
+main()

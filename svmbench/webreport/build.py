@@ -1,0 +1,222 @@
+"""Build the static report site from the committed results and the stores (no training).
+
+    python -m svmbench.webreport --out results/site          # every artefact (make report)
+    python -m svmbench.webreport --out /tmp/s gs2008_table2  # some artefacts only
+
+Pages: ``index.html`` (the reproduction scoreboard), ``artefacts/<name>.html`` (table beside the
+paper's with deviations coloured, figures, notes, provenance, every cell's command and record),
+``leaderboard.html``, ``bench.html`` and ``pages/<file>.html`` for the other results notes.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import pandas as pd
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from svmbench.render import ROOT, artefacts, same_run, sources
+from svmbench.sweep import artefact_settings, cells
+from svmbench.webreport import compare
+from svmbench.webreport.cells import FAILED, NOT_RUN, RUN, cell_views
+from svmbench.webreport.markdown_blocks import parse
+
+SCALE = "paper"  # the committed results
+RESULTS = ROOT / "results"
+IMAGES = (".png", ".svg")
+LEADERBOARDS = (("paper scale", Path("leaderboard")), ("quick scale", Path("quick/leaderboard")))
+BENCH = Path("bench")
+SKIP = {"runs", "quick", "site", "leaderboard", "bench", "store", "quickstart"}
+
+
+@dataclass
+class Document:
+    """A Markdown file of results/ with the images that belong to it, as blocks for a page."""
+
+    source: Path  # relative to results/
+    title: str
+    blocks: list
+    images: list = field(default_factory=list)  # (site path, title, pdf site path or None)
+
+
+class Site:
+    """Copies of images and records inside the output folder; page rendering."""
+
+    def __init__(self, out):
+        self.out = Path(out)
+        self.templates = Environment(loader=PackageLoader("svmbench.webreport"),
+                                     autoescape=select_autoescape(), undefined=StrictUndefined,
+                                     trim_blocks=True, lstrip_blocks=True)
+
+    def copy(self, path):
+        """Copy a file of results/ into figures/; return its site path."""
+        target = Path("figures") / path.relative_to(RESULTS)
+        (self.out / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, self.out / target)
+        return target.as_posix()
+
+    def document(self, path, images=()):
+        """Parse a results Markdown file; copy ``images`` (and each one's PDF twin) beside it."""
+        def resolve(target):
+            if "://" in target or target.startswith("#"):
+                return target
+            found = (path.parent / target).resolve()
+            return "../" + self.copy(found) if found.is_file() and RESULTS in found.parents \
+                else None
+
+        title, blocks = parse(path.read_text(), resolve)
+        for block in blocks:
+            if block.kind == "table":
+                compare.annotate(block, title)
+        return Document(path.relative_to(RESULTS), title or path.stem, blocks,
+                        self.figures(images))
+
+    def figures(self, images):
+        """Copy each image (and its PDF twin); (site path, name, PDF site path or None)."""
+        shown = []
+        for image in sorted(images):
+            pdf = image.with_suffix(".pdf")
+            shown.append((self.copy(image), image.relative_to(RESULTS).as_posix(),
+                          self.copy(pdf) if pdf.is_file() else None))
+        return shown
+
+    def write(self, page, template, **context):
+        target = self.out / page
+        target.parent.mkdir(parents=True, exist_ok=True)
+        root = "../" * page.count("/")
+        target.write_text(self.templates.get_template(template).render(root=root, page=page,
+                                                                       **context))
+
+    def write_record(self, view):
+        """The cell's records (every fold) as one JSON file; its site path."""
+        target = Path("records") / f"{view.config_hash}.json"
+        (self.out / target).parent.mkdir(parents=True, exist_ok=True)
+        (self.out / target).write_text(json.dumps(view.records, indent=1, sort_keys=True))
+        return target.as_posix()
+
+
+@dataclass
+class Score:
+    """One artefact's line on the scoreboard."""
+
+    name: str
+    title: str
+    page: str
+    cells: int
+    run: int
+    failed: int
+    not_run: int
+    reasons: list  # (reason, count) for failed and not run cells
+    compared: int
+    within: int
+    timing: int
+    timing_within: int
+    one_clean_run: bool
+    rendered: bool
+
+    @property
+    def deviating(self):
+        return self.compared - self.within
+
+
+def artefact_page(site, name):
+    """Write ``artefacts/<name>.html``; return its :class:`Score`."""
+    settings, store_dir = artefact_settings(name, SCALE)
+    output = ROOT / settings["output"]
+    views = cell_views(cells(name, SCALE), ROOT / store_dir, name, SCALE)
+    records = pd.DataFrame.from_records([r for v in views for r in v.records])
+    images = [p for p in output.parent.glob(f"{output.stem}.*") if p.suffix in IMAGES]
+    document = site.document(output, images) if output.is_file() else None
+    found = [c for b in (document.blocks if document else []) if b.kind == "table"
+             for c in b.comparisons.values()]
+    scored = [c for c in found if not c.timing]
+    timing = [c for c in found if c.timing]
+    outcomes = Counter(v.outcome for v in views)
+    reasons = Counter(v.reason for v in views if v.outcome != RUN)
+    record_pages = {v.config_hash: site.write_record(v) for v in views if v.records}
+    page = f"artefacts/{name}.html"
+    score = Score(name, document.title if document else name, page, len(views), outcomes[RUN],
+                  outcomes[FAILED], outcomes[NOT_RUN], sorted(reasons.items()), len(scored),
+                  sum(c.within for c in scored), len(timing), sum(c.within for c in timing),
+                  same_run(records), document is not None)
+    site.write(page, "artefact.html.j2", name=name, document=document, score=score, views=views,
+               record_pages=record_pages, provenance=sources(records),
+               output=output.relative_to(ROOT).as_posix(), bands=compare.BANDS)
+    return score
+
+
+@dataclass
+class Folder:
+    """A results folder shown whole (leaderboard, bench): its Markdown files and its images."""
+
+    path: str
+    documents: list
+    figures: list
+
+    @property
+    def empty(self):
+        return not (self.documents or self.figures)
+
+
+def folder(site, relative):
+    """Every Markdown file and every image (any depth) of ``results/<relative>``."""
+    path = RESULTS / relative
+    markdown = sorted(path.glob("*.md")) if path.is_dir() else []
+    images = [p for p in path.rglob("*") if p.suffix in IMAGES] if path.is_dir() else []
+    return Folder(relative.as_posix(), [site.document(p) for p in markdown],
+                  site.figures(images))
+
+
+def other_documents(site, artefact_outputs):
+    """results Markdown that is neither an artefact's table nor bench/leaderboard output."""
+    pages = []
+    for path in sorted(RESULTS.glob("*/*.md")):
+        if path.parent.name in SKIP or path in artefact_outputs:
+            continue
+        page = f"pages/{path.parent.name}-{path.stem}.html"
+        site.write(page, "document.html.j2", document=site.document(path))
+        pages.append((page, path.relative_to(RESULTS).as_posix()))
+    return pages
+
+
+def build(out, names=None):
+    """Write the site into ``out`` (emptied first); return the scoreboard."""
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    site = Site(out)
+    static = resources.files("svmbench.webreport").joinpath("static")
+    (out / "static").mkdir(parents=True)
+    for asset in static.iterdir():
+        (out / "static" / asset.name).write_bytes(asset.read_bytes())
+    chosen = names or artefacts()
+    scores = [artefact_page(site, name) for name in chosen]
+    outputs = {ROOT / artefact_settings(name, SCALE)[0]["output"] for name in artefacts()}
+    pages = other_documents(site, outputs)
+    leaderboards = [(label, folder(site, path)) for label, path in LEADERBOARDS]
+    bench = folder(site, BENCH)
+    site.write("leaderboard.html", "leaderboard.html.j2", leaderboards=leaderboards)
+    site.write("bench.html", "folder.html.j2", title="make bench", folder=bench)
+    site.write("index.html", "index.html.j2", scores=scores, pages=pages,
+               leaderboards=leaderboards, bench=bench, tolerance=compare.RELATIVE_TOLERANCE,
+               bands=compare.BANDS)
+    return scores
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Build the static report site (no training).")
+    parser.add_argument("names", nargs="*", help="artefacts to include (default: every one)")
+    parser.add_argument("--out", default=str(RESULTS / "site"), help="output folder")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.names) - set(artefacts()))
+    if unknown:
+        parser.error(f"no artefact {unknown}; choose from {artefacts()}")
+    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+    scores = build(args.out, args.names)
+    print(f"wrote {len(scores)} artefact pages to {args.out}/index.html", file=sys.stderr)
