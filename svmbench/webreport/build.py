@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -53,6 +54,7 @@ class Site:
         self.templates = Environment(loader=PackageLoader("svmbench.webreport"),
                                      autoescape=select_autoescape(), undefined=StrictUndefined,
                                      trim_blocks=True, lstrip_blocks=True)
+        self.templates.filters["number"] = compare.number
 
     def copy(self, path):
         """Copy a file of results/ into figures/; return its site path."""
@@ -125,11 +127,22 @@ class Score:
         return self.compared - self.within
 
 
-def artefact_page(site, name):
+def paper_cells(name):
+    return cells(name, SCALE)
+
+
+def cells_of(names, workers):
+    """Each artefact's cells; composing every cell's config is most of the build's time, so
+    artefacts are composed in ``workers`` processes."""
+    with ProcessPoolExecutor(max(1, min(workers, len(names)))) as pool:
+        return dict(zip(names, pool.map(paper_cells, names)))
+
+
+def artefact_page(site, name, artefact_cells):
     """Write ``artefacts/<name>.html``; return its :class:`Score`."""
     settings, store_dir = artefact_settings(name, SCALE)
     output = ROOT / settings["output"]
-    views = cell_views(cells(name, SCALE), ROOT / store_dir, name, SCALE)
+    views = cell_views(artefact_cells, ROOT / store_dir, name, SCALE)
     records = pd.DataFrame.from_records([r for v in views for r in v.records])
     images = [p for p in output.parent.glob(f"{output.stem}.*") if p.suffix in IMAGES]
     document = site.document(output, images) if output.is_file() else None
@@ -185,7 +198,7 @@ def other_documents(site, artefact_outputs):
     return pages
 
 
-def build(out, names=None):
+def build(out, names=None, workers=None):
     """Write the site into ``out`` (emptied first); return the scoreboard."""
     out = Path(out)
     if out.exists():
@@ -195,8 +208,9 @@ def build(out, names=None):
     (out / "static").mkdir(parents=True)
     for asset in static.iterdir():
         (out / "static" / asset.name).write_bytes(asset.read_bytes())
-    chosen = names or artefacts()
-    scores = [artefact_page(site, name) for name in chosen]
+    chosen = list(names or artefacts())
+    scores = [artefact_page(site, name, found) for name, found in
+              cells_of(chosen, workers or os.cpu_count()).items()]
     outputs = {ROOT / artefact_settings(name, SCALE)[0]["output"] for name in artefacts()}
     pages = other_documents(site, outputs)
     leaderboards = [(label, folder(site, path)) for label, path in LEADERBOARDS]
@@ -213,10 +227,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="Build the static report site (no training).")
     parser.add_argument("names", nargs="*", help="artefacts to include (default: every one)")
     parser.add_argument("--out", default=str(RESULTS / "site"), help="output folder")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count(),
+                        help="processes composing the cells (default: every core)")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.names) - set(artefacts()))
     if unknown:
         parser.error(f"no artefact {unknown}; choose from {artefacts()}")
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
-    scores = build(args.out, args.names)
+    scores = build(args.out, args.names, args.jobs)
     print(f"wrote {len(scores)} artefact pages to {args.out}/index.html", file=sys.stderr)

@@ -3,7 +3,7 @@
 The renderers print the paper's value next to ours in four ways (found in their headers):
 ``<q> ours`` / ``<q> paper`` columns, ``<q>`` / ``paper <q>`` columns, a ``<q> (paper)`` column
 whose cells read ``ours (paper)``, and tables introduced by "Each cell: ours / paper" whose cells
-read ``ours / paper``. Every such pair is scored with one rule, :data:`RELATIVE_TOLERANCE`.
+read ``ours / paper`` (except derived ``a - b`` columns). Every such pair is scored with one rule, :data:`RELATIVE_TOLERANCE`.
 """
 
 import math
@@ -100,8 +100,8 @@ def _pairs(table):
             yield i, position[f"paper {name}"], None
         elif name.endswith("(paper)"):
             yield i, i, "parenthesis"
-        elif i > 0 and _OURS_PAPER_CELLS in table.intro:
-            yield i, i, "slash"
+        elif i > 0 and _OURS_PAPER_CELLS in table.intro and " - " not in name:
+            yield i, i, "slash"  # a derived "a - b" column is not a measurement
 
 
 def _values(row, ours_column, paper_column, in_cell):
