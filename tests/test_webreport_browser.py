@@ -37,10 +37,32 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--window-size=1400,1000")
 
 
+def leaderboard_folder(folder):
+    """A leaderboard folder as the leaderboard helper writes one: a table that shows an SVG,
+    and a PNG curve in a subfolder."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    (folder / "curves").mkdir(parents=True)
+    figure, axes = plt.subplots(figsize=(3, 2))
+    axes.plot([1, 2, 3], [3, 1, 2])
+    figure.savefig(folder / "cd.svg")
+    figure.savefig(folder / "curves" / "curve.png")
+    plt.close(figure)
+    (folder / "leaderboard.md").write_text("# Leaderboard\n\n| solver | rank |\n|---|---|\n"
+                                           "| a | 1.5 |\n| b | 2.5 |\n\n![CD diagram](cd.svg)\n")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
-    build(out, list(ARTEFACTS))
+    boards = tmp_path_factory.mktemp("results")
+    build(out, list(ARTEFACTS), leaderboards=(
+        ("paper scale", leaderboard_folder(boards / "leaderboard")),
+        ("quick scale", boards / "quick" / "leaderboard")))
     handler = functools.partial(Quiet, directory=str(out))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -106,6 +128,14 @@ def test_every_page_loads_cleanly_with_its_images_and_links(site, browser):
             with urllib.request.urlopen(urldefrag(target).url) as response:
                 assert response.status == 200, (url, target)
     assert any(images for _, images, _ in pages.values()), "no page showed a figure"
+
+
+def test_the_leaderboard_shows_its_tables_and_every_figure_or_says_not_run(site, browser):
+    browser.get(f"{site}leaderboard.html")
+    sources = [image.get_attribute("src") for image in browser.find_elements(By.TAG_NAME, "img")]
+    assert sorted(Path(urlparse(s).path).name for s in sources) == ["cd.svg", "curve.png"]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "table.sortable tbody tr")) == 2
+    assert "Not run yet" in browser.find_element(By.TAG_NAME, "main").text
 
 
 def markdown_table_rows(path):

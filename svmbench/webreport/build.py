@@ -31,8 +31,9 @@ from svmbench.webreport.markdown_blocks import parse
 SCALE = "paper"  # the committed results
 RESULTS = ROOT / "results"
 IMAGES = (".png", ".svg")
-LEADERBOARDS = (("paper scale", Path("leaderboard")), ("quick scale", Path("quick/leaderboard")))
-BENCH = Path("bench")
+LEADERBOARDS = (("paper scale", RESULTS / "leaderboard"),
+                ("quick scale", RESULTS / "quick" / "leaderboard"))
+BENCH = RESULTS / "bench"
 SKIP = {"runs", "quick", "site", "leaderboard", "bench", "store", "quickstart"}
 
 
@@ -40,7 +41,7 @@ SKIP = {"runs", "quick", "site", "leaderboard", "bench", "store", "quickstart"}
 class Document:
     """A Markdown file of results/ with the images that belong to it, as blocks for a page."""
 
-    source: Path  # relative to results/
+    source: str  # its path in the checkout
     title: str
     blocks: list
     images: list = field(default_factory=list)  # (site path, title, pdf site path or None)
@@ -51,32 +52,36 @@ class Site:
 
     def __init__(self, out):
         self.out = Path(out)
+        self.embedded = set()  # files a Markdown document shows itself
         self.templates = Environment(loader=PackageLoader("svmbench.webreport"),
                                      autoescape=select_autoescape(), undefined=StrictUndefined,
                                      trim_blocks=True, lstrip_blocks=True)
         self.templates.filters["number"] = compare.number
 
     def copy(self, path):
-        """Copy a file of results/ into figures/; return its site path."""
-        target = Path("figures") / path.relative_to(RESULTS)
+        """Copy a file into figures/ (under its path in the checkout); return its site path."""
+        target = Path("figures") / shown_path(path)
         (self.out / target).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, self.out / target)
         return target.as_posix()
 
-    def document(self, path, images=()):
-        """Parse a results Markdown file; copy ``images`` (and each one's PDF twin) beside it."""
+    def document(self, path, root, images=()):
+        """Parse a Markdown file for a page ``root`` away from the site's top (``""`` or
+        ``"../"``); copy the files it shows from its folder and ``images`` (with PDF twins)."""
         def resolve(target):
             if "://" in target or target.startswith("#"):
                 return target
             found = (path.parent / target).resolve()
-            return "../" + self.copy(found) if found.is_file() and RESULTS in found.parents \
-                else None
+            if not (found.is_file() and path.parent.resolve() in found.parents):
+                return None
+            self.embedded.add(found)
+            return root + self.copy(found)
 
         title, blocks = parse(path.read_text(), resolve)
         for block in blocks:
             if block.kind == "table":
                 compare.annotate(block, title)
-        return Document(path.relative_to(RESULTS), title or path.stem, blocks,
+        return Document(shown_path(path).as_posix(), title or path.stem, blocks,
                         self.figures(images))
 
     def figures(self, images):
@@ -84,7 +89,7 @@ class Site:
         shown = []
         for image in sorted(images):
             pdf = image.with_suffix(".pdf")
-            shown.append((self.copy(image), image.relative_to(RESULTS).as_posix(),
+            shown.append((self.copy(image), shown_path(image).as_posix(),
                           self.copy(pdf) if pdf.is_file() else None))
         return shown
 
@@ -101,6 +106,12 @@ class Site:
         (self.out / target).parent.mkdir(parents=True, exist_ok=True)
         (self.out / target).write_text(json.dumps(view.records, indent=1, sort_keys=True))
         return target.as_posix()
+
+
+def shown_path(path):
+    """A file's path in the checkout (outside it, its absolute path without the leading /)."""
+    path = Path(path).resolve()
+    return path.relative_to(ROOT) if ROOT in path.parents else Path(*path.parts[1:])
 
 
 @dataclass
@@ -145,7 +156,7 @@ def artefact_page(site, name, artefact_cells):
     views = cell_views(artefact_cells, ROOT / store_dir, name, SCALE)
     records = pd.DataFrame.from_records([r for v in views for r in v.records])
     images = [p for p in output.parent.glob(f"{output.stem}.*") if p.suffix in IMAGES]
-    document = site.document(output, images) if output.is_file() else None
+    document = site.document(output, "../", images) if output.is_file() else None
     found = [c for b in (document.blocks if document else []) if b.kind == "table"
              for c in b.comparisons.values()]
     scored = [c for c in found if not c.timing]
@@ -177,13 +188,13 @@ class Folder:
         return not (self.documents or self.figures)
 
 
-def folder(site, relative):
-    """Every Markdown file and every image (any depth) of ``results/<relative>``."""
-    path = RESULTS / relative
+def folder(site, path):
+    """Every Markdown file and every image (any depth) of a folder, for a top-level page; the
+    images the Markdown does not show itself follow it."""
     markdown = sorted(path.glob("*.md")) if path.is_dir() else []
-    images = [p for p in path.rglob("*") if p.suffix in IMAGES] if path.is_dir() else []
-    return Folder(relative.as_posix(), [site.document(p) for p in markdown],
-                  site.figures(images))
+    documents = [site.document(p, "") for p in markdown]
+    images = [p for p in path.rglob("*") if p.suffix in IMAGES and p.resolve() not in site.embedded]
+    return Folder(shown_path(path).as_posix(), documents, site.figures(images))
 
 
 def other_documents(site, artefact_outputs):
@@ -193,13 +204,14 @@ def other_documents(site, artefact_outputs):
         if path.parent.name in SKIP or path in artefact_outputs:
             continue
         page = f"pages/{path.parent.name}-{path.stem}.html"
-        site.write(page, "document.html.j2", document=site.document(path))
-        pages.append((page, path.relative_to(RESULTS).as_posix()))
+        site.write(page, "document.html.j2", document=site.document(path, "../"))
+        pages.append((page, shown_path(path).as_posix()))
     return pages
 
 
-def build(out, names=None, workers=None):
-    """Write the site into ``out`` (emptied first); return the scoreboard."""
+def build(out, names=None, workers=None, leaderboards=LEADERBOARDS, bench=BENCH):
+    """Write the site into ``out`` (emptied first); return the scoreboard. ``leaderboards``:
+    (label, folder) pairs; ``bench``: the folder of ``make bench`` results."""
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
@@ -213,8 +225,8 @@ def build(out, names=None, workers=None):
               cells_of(chosen, workers or os.cpu_count()).items()]
     outputs = {ROOT / artefact_settings(name, SCALE)[0]["output"] for name in artefacts()}
     pages = other_documents(site, outputs)
-    leaderboards = [(label, folder(site, path)) for label, path in LEADERBOARDS]
-    bench = folder(site, BENCH)
+    leaderboards = [(label, folder(site, path)) for label, path in leaderboards]
+    bench = folder(site, bench)
     site.write("leaderboard.html", "leaderboard.html.j2", leaderboards=leaderboards)
     site.write("bench.html", "folder.html.j2", title="make bench", folder=bench)
     site.write("index.html", "index.html.j2", scores=scores, pages=pages,
