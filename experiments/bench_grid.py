@@ -43,7 +43,7 @@ def bench(name, algorithm_name):
         row[f"{label} s"] = time.perf_counter() - start
         row[f"{label} choice"] = str(points[int(np.argmin(errors[label]))])
     row["saving x"] = row["naive s"] / row["shared s"]
-    row["max |diff| of mean error"] = float(np.abs(errors["shared"] - errors["naive"]).max())
+    row["max abs diff of mean error"] = float(np.abs(errors["shared"] - errors["naive"]).max())
     return row
 
 
@@ -57,7 +57,7 @@ def main():
     rows = [bench(d, a) for d in args.datasets for a in args.algorithms]
     table = Table(pd.DataFrame(rows).set_index(["dataset", "algorithm"]),
                   formats={"trainings": "{:.0f}", "shared s": "{:.1f}", "naive s": "{:.1f}", "saving x": "{:.1f}",
-                           "max |diff| of mean error": "{:.4f}"})
+                           "max abs diff of mean error": "{:.4f}"})
     text = "\n\n".join([
         "# Cheap grid search vs the naive loop (same run)",
         __doc__.split("\n\n")[1].replace("\n", " "),
