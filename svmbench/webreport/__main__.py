@@ -1,3 +1,4 @@
 from svmbench.webreport.build import main
 
-main()
+if __name__ == "__main__":  # spawned workers import this module too
+    main()

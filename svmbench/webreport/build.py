@@ -10,6 +10,7 @@ paper's with deviations coloured, figures, notes, provenance, every cell's comma
 
 import argparse
 import json
+import multiprocessing
 import os
 import shutil
 import sys
@@ -144,8 +145,10 @@ def paper_cells(name):
 
 def cells_of(names, workers):
     """Each artefact's cells; composing every cell's config is most of the build's time, so
-    artefacts are composed in ``workers`` processes."""
-    with ProcessPoolExecutor(max(1, min(workers, len(names)))) as pool:
+    artefacts are composed in ``workers`` processes (spawned: a forked copy of a process whose
+    numba threads run could hang)."""
+    with ProcessPoolExecutor(max(1, min(workers, len(names))),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
         return dict(zip(names, pool.map(paper_cells, names)))
 
 
