@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from svmbench.sweep import Cell
+from svmbench.webreport.build import empty_site_folder
 from svmbench.webreport.cells import FAILED, NOT_RUN, RUN, cell_views
 from svmbench.webreport.compare import Comparison, comparisons, half_unit, number
 from svmbench.webreport.markdown_blocks import parse
@@ -128,3 +129,17 @@ def test_cells_outcomes_come_from_the_store_which_is_left_untouched(tmp_path):
     assert views[0].command == "svmbench +experiment=x scale=paper dataset=a1a"
     assert views[0].field("dataset") == "a1a"
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_the_output_folder_is_emptied_only_when_it_is_a_site_built_before(tmp_path):
+    results = tmp_path / "results"
+    (results / "gs2008").mkdir(parents=True)
+    (results / "gs2008" / "table2.md").write_text("ours")
+    with pytest.raises(ValueError, match="not a report site built before"):
+        empty_site_folder(results)
+    assert (results / "gs2008" / "table2.md").read_text() == "ours"
+    site = tmp_path / "site"
+    (site / "static").mkdir(parents=True)
+    (site / "static" / "report.css").write_text("")
+    assert not empty_site_folder(site).exists()
+    assert empty_site_folder(tmp_path / "new") == tmp_path / "new"

@@ -140,6 +140,7 @@ class Score:
 
 
 def paper_cells(name):
+    """An artefact's cells at paper scale (a worker's task)."""
     return cells(name, SCALE)
 
 
@@ -212,13 +213,24 @@ def other_documents(site, artefact_outputs):
     return pages
 
 
+def empty_site_folder(out):
+    """``out``, emptied: it may be missing, empty, or a site this module built (it has
+    ``static/report.css``); anything else is refused, never deleted."""
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / "static" / "report.css").is_file():
+            raise ValueError(f"{out} is not empty and is not a report site built before; "
+                             "give --out a new or empty folder (default results/site)")
+        shutil.rmtree(out)
+    elif out.exists() and not out.is_dir():
+        raise ValueError(f"{out} is a file; give --out a folder")
+    return out
+
+
 def build(out, names=None, workers=None, leaderboards=LEADERBOARDS, bench=BENCH):
     """Write the site into ``out`` (emptied first); return the scoreboard. ``leaderboards``:
     (label, folder) pairs; ``bench``: the folder of ``make bench`` results."""
     out = Path(out)
-    if out.exists():
-        shutil.rmtree(out)
-    site = Site(out)
+    site = Site(empty_site_folder(out))
     static = resources.files("svmbench.webreport").joinpath("static")
     (out / "static").mkdir(parents=True)
     for asset in static.iterdir():
@@ -248,6 +260,8 @@ def main(argv=None):
     unknown = sorted(set(args.names) - set(artefacts()))
     if unknown:
         parser.error(f"no artefact {unknown}; choose from {artefacts()}")
-    os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
-    scores = build(args.out, args.names, args.jobs)
+    try:
+        scores = build(args.out, args.names, args.jobs)
+    except ValueError as error:
+        parser.error(str(error))
     print(f"wrote {len(scores)} artefact pages to {args.out}/index.html", file=sys.stderr)
