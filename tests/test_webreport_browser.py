@@ -207,8 +207,9 @@ def test_clicking_a_header_sorts_its_column_and_a_second_click_reverses(site, br
 def whole_page_screenshot(browser, path):
     """A screenshot of the whole page (the window grown to the page's height, then restored)."""
     width, height = browser.get_window_size().values()
-    browser.set_window_size(width, browser.execute_script(
-        "return document.documentElement.scrollHeight;"))
+    page, viewport = browser.execute_script(
+        "return [document.documentElement.scrollHeight, window.innerHeight];")
+    browser.set_window_size(width, page + height - viewport)  # the window's frame is not page
     assert browser.save_screenshot(str(path))
     browser.set_window_size(width, height)
 
