@@ -119,13 +119,15 @@ def test_cells_outcomes_come_from_the_store_which_is_left_untouched(tmp_path):
     store("aa", 1, {"status": "max_iter", "dataset": "a1a"})
     store("bb", 0, {"status": "failed:DataError: a1a missing"})
     store("cc", 0, "{not json")
+    store("ee", -1, {"status": "unsuitable", "unsuitable_reason": "hm_svm needs separable data"})
     before = {p: p.read_bytes() for p in tmp_path.rglob("*")if p.is_file()}
-    cells = [Cell(("dataset=a1a",), h) for h in ("aa", "bb", "cc", "dd")]
+    cells = [Cell(("dataset=a1a",), h) for h in ("aa", "bb", "cc", "dd", "ee")]
     views = cell_views(cells, tmp_path, "x", "paper")
-    assert [v.outcome for v in views] == [RUN, FAILED, FAILED, NOT_RUN]
+    assert [v.outcome for v in views] == [RUN, FAILED, FAILED, NOT_RUN, NOT_RUN]
     assert [v.reason for v in views] == ["1 of 2 folds max_iter", "DataError: a1a missing",
                                          "unreadable record(s): fold-0.json",
-                                         "no record in the store"]
+                                         "no record in the store",
+                                         "unsuitable: hm_svm needs separable data"]
     assert views[0].command == "svmbench +experiment=x scale=paper dataset=a1a"
     assert views[0].field("dataset") == "a1a"
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before

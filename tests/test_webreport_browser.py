@@ -159,8 +159,8 @@ def listed_commands(path):
 def stored_outcome(cell_folder):
     """'run', 'failed' or 'not run' from a cell's record files, read directly."""
     statuses = [json.loads(p.read_text())["status"] for p in cell_folder.glob("fold-*.json")]
-    if not statuses:
-        return "not run"
+    if not statuses or set(statuses) == {"unsuitable"}:  # CONTRACTS.md: the solver cannot
+        return "not run"                                  # take the data set
     finished = ("converged", "max_iter", "stalled", "infeasible")
     return "run" if all(s in finished for s in statuses) else "failed"
 

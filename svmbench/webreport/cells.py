@@ -13,6 +13,9 @@ from svmbench.store import FINISHED
 NOT_RUN = "not run"
 FAILED = "failed"
 RUN = "run"
+# CONTRACTS.md (i29a): a solver that cannot take the data set leaves one record with this status
+# and `unsuitable_reason`; neither finished nor failed, the cell is not run, for that reason
+UNSUITABLE = "unsuitable"
 
 
 def record_status(record):
@@ -33,9 +36,11 @@ class CellView:
     @property
     def outcome(self):
         statuses = [record_status(r) for r in self.records]
+        if not statuses or set(statuses) == {UNSUITABLE}:
+            return FAILED if self.unreadable else NOT_RUN
         if any(s not in FINISHED for s in statuses) or self.unreadable:
             return FAILED
-        return RUN if statuses else NOT_RUN
+        return RUN
 
     @property
     def reason(self):
@@ -44,6 +49,9 @@ class CellView:
             return f"unreadable record(s): {', '.join(self.unreadable)}"
         statuses = [record_status(r) for r in self.records]
         failures = sorted({s for s in statuses if s not in FINISHED})
+        if failures == [UNSUITABLE]:
+            return "unsuitable: " + "; ".join(sorted({str(r.get("unsuitable_reason", ""))
+                                                     for r in self.records}))
         if failures:
             return "; ".join(s.removeprefix("failed:")[:120] for s in failures)
         if not statuses:
