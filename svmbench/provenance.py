@@ -49,7 +49,19 @@ def static_provenance():
 
 
 def provenance():
-    return {**static_provenance(), "timestamp_utc": datetime.now(timezone.utc).isoformat()}
+    return {**static_provenance(), **slurm_job(),
+            "timestamp_utc": datetime.now(timezone.utc).isoformat()}
+
+
+def slurm_job():
+    """Inside a SLURM job: ``slurm_job_id`` (the array's id for an array task, so
+    ``<slurm_job_id>_<slurm_array_task_id>`` is what squeue and scancel take) and
+    ``slurm_array_task_id`` (None outside an array); nothing outside SLURM."""
+    if "SLURM_JOB_ID" not in os.environ:
+        return {}
+    task = os.environ.get("SLURM_ARRAY_TASK_ID")
+    return {"slurm_job_id": os.environ.get("SLURM_ARRAY_JOB_ID", os.environ["SLURM_JOB_ID"]),
+            "slurm_array_task_id": None if task is None else int(task)}
 
 
 def git_state():

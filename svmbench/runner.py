@@ -18,6 +18,7 @@ import numbers
 import os
 import socket
 import time
+import warnings
 from pathlib import Path
 
 import hydra
@@ -40,6 +41,12 @@ CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
 log = logging.getLogger("svmbench")
 store_dataset_configs()
+# conf/hydra/launcher/submitit_slurm.yaml sets only svmbench's launcher (hydra_plugins/
+# svmbench_launchers): Hydra merges it onto hydra-submitit-launcher's config of that name (its
+# settings and defaults) and warns that this "automatic schema matching" is deprecated;
+# tests/test_slurm.py checks that the merge still happens.
+warnings.filterwarnings("ignore", category=UserWarning,
+                        message=r"\s*'hydra/launcher/submitit_slurm' is validated against")
 
 
 class ConfigError(ValueError):
@@ -224,8 +231,9 @@ def train_folds(cfg, cell, chash, store, wanted, name):
             store.remove_failed(chash, -1)  # the cell starts now: an old "could not start" goes
             store.write(record)
             written.append(record)
-            log.info("%s %s fold %s: %s, test error %s", record["dataset"], record["algorithm"],
-                     split.fold, record["status"], record.get("test_error"))
+            log.info("%s %s fold %s: %s, test error %s (cell %s)", record["dataset"],
+                     record["algorithm"], split.fold, record["status"], record.get("test_error"),
+                     chash)
     except Exception as error:  # noqa: BLE001 — the cell could not start (data missing, ...)
         record = {**base_record(cell, chash, -1), "status": failure(error)}
         store.write(record)
