@@ -113,8 +113,8 @@ class Checkpoints:
     """A fit's curve: ``array`` for the solver loop (:func:`note`, :func:`close`), and the wall
     clock at its start."""
 
-    def __init__(self, capacity=MAX_POINTS):
-        self.array = new_curve(capacity)
+    def __init__(self, capacity=None):
+        self.array = new_curve(MAX_POINTS if capacity is None else capacity)
         self.start_ns = time.monotonic_ns()
 
     def points(self, stop):
