@@ -78,8 +78,9 @@ def main():
 
     with tempfile.TemporaryDirectory() as folder:
         base = import_base(args.base, Path(folder))
-        lines = [f"Curve overhead: CPU time of one fit, median of {args.repeats}, 1 numba thread, "
-                 f"base {args.base}; load average before {os.getloadavg()}", "",
+        title = (f"Curve overhead: CPU time of one fit, median of {args.repeats}, 1 numba "
+                 f"thread, base {args.base}; load average before {os.getloadavg()}")
+        lines = [title, "",
                  "| data | algorithm | n | iterations | points | base ms | curve ms | overhead |",
                  "|---|---|---|---|---|---|---|---|"]
         for dataset, name, params in CASES:

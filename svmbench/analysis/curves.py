@@ -32,8 +32,10 @@ PROBLEMS = {
 AXES = (("iteration", "iterations + 1", 1), ("kernel_requested", "kernel entries requested (K2)", 0),
         ("kernel_computed", "kernel entries computed (K1)", 0), ("time_s", "time (s)", 0))
 FLOOR = 1e-16
-# why a solver stopped (the curve's last point) -> marker
-STOP_MARKERS = {"optimal": "o", "max_iter": "X", "stalled": "s", "infeasible": "D"}
+# why a solver stopped (the curve's last point) -> marker; both the solvers' reasons and the
+# record's ``stop`` words
+STOP_MARKERS = {"optimal": "o", "own_rule": "o", "max_iter": "X", "stalled": "s",
+                "no_progress": "s", "infeasible": "D", "closed_form": "*"}
 
 
 def problem_of(algorithm):
@@ -99,7 +101,8 @@ def convergence_figure(curves: dict[str, dict[str, pd.DataFrame]], title: str) -
             row[0].set_ylabel("(f - f*) / |f*|")
             row[0].set_title(problem, loc="left")
             row[-1].legend(loc="upper right", frameon=False)
-        figure.suptitle(f"{title}; end marker: o optimal, X max_iter, s stalled, D infeasible")
+        figure.suptitle(f"{title}; end marker: o own rule (optimal), X max_iter, s no progress "
+                        "(stalled), D infeasible, * closed form")
         figure.tight_layout()
     return figure
 
