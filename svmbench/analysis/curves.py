@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import NullFormatter
 
 from svmbench.analysis.plots import LINESTYLES, PRINT_STYLE
 
@@ -96,6 +97,7 @@ def convergence_figure(curves: dict[str, dict[str, pd.DataFrame]], title: str) -
                     axis.plot(x.iloc[-1:], y[-1:], STOP_MARKERS.get(points.attrs["stop"], "*"),
                               color=line.get_color(), markersize=6)
                     axis.set_xscale("log", nonpositive="mask")
+                    axis.xaxis.set_minor_formatter(NullFormatter())  # narrow ranges: no clutter
                     axis.set_yscale("log")
                     axis.set_xlabel(name)
             row[0].set_ylabel("(f - f*) / |f*|")
