@@ -105,6 +105,13 @@ def warn_unless_converged(estimator, results):
                   ConvergenceWarning, stacklevel=3)
 
 
+def pair_curves(results):
+    """The convergence checkpoints of every class pair's solve (their ``curve`` traces, see
+    svmbench.solvers.checkpoints), one pair after the other, each point with its ``pair``."""
+    return [{**point, "pair": pair} for pair, result in enumerate(results)
+            for point in result.trace.get("curve", ())]
+
+
 class PairProblems:
     """The one-vs-one problems of labels ``y_index`` (class indices): ``pairs`` holds (members,
     labels in {-1, +1}) per class pair in ``one_vs_one_pairs`` order; ``rows``, ``columns`` and
@@ -156,7 +163,8 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     ``support_vectors_``, ``n_support_``, ``dual_coef_`` (alpha_i * y_i; one row per class pair,
     columns over ``support_``), ``intercept_``, ``n_iter_``; plus ``kernel_requested_`` and
     ``kernel_computed_`` (summed over class pairs), ``objective_``, ``status_`` and
-    ``kkt_violation_`` per pair, and ``fit_results_`` (the solvers' full results); a status other
+    ``kkt_violation_`` per pair, ``curve_`` (the solvers' convergence checkpoints, pair_curves)
+    and ``fit_results_`` (the solvers' full results); a status other
     than "converged" raises a ``ConvergenceWarning``. ``kernel_predict_`` is the number of kernel
     values the last ``predict`` / ``decision_function`` / ``score`` computed (n * len(support_)).
 
@@ -283,6 +291,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self.kkt_violation_ = np.array([r.kkt_violation for r in self.fit_results_])
         self.kernel_requested_ = sum(r.kernel_requested for r in self.fit_results_)
         self.kernel_computed_ = sum(r.kernel_computed for r in self.fit_results_)
+        self.curve_ = pair_curves(self.fit_results_)
         self._prediction.kernel_values = 0
         warn_unless_converged(self, self.fit_results_)
         return self

@@ -79,7 +79,8 @@ def error_rate(estimator, X, y):
 
 
 def measure(algorithm, split):
-    """Train on one split and return the measured fields of its record."""
+    """Train on one split and return the measured fields of its record, with the estimator's
+    convergence checkpoints (its ``curve_``, when it has one) as ``curve``."""
     estimator = build_estimator(algorithm)
     wall, cpu = time.perf_counter(), time.process_time()
     estimator.fit(split.X_train, split.y_train)
@@ -113,6 +114,7 @@ def measure(algorithm, split):
         "status": worst_status(statuses),  # the worst of its class pairs'
         "kkt_violation": None if kkt_violation is None else float(np.max(kkt_violation)),
         **getattr(estimator, "record_fields_", {}),  # an estimator's own measurements
+        **({"curve": estimator.curve_} if hasattr(estimator, "curve_") else {}),
     }
 
 
@@ -226,6 +228,8 @@ def train_folds(cfg, cell, chash, store, wanted, name):
             record = {**base_record(cell, chash, split.fold), **split.params, **split.tuning}
             try:
                 record.update(measure({**cell["algorithm"], **split.params}, split))
+                if not cfg.get("curves", False):  # kept only on request (their size)
+                    record.pop("curve", None)
             except Exception as error:  # noqa: BLE001 — a failed fold is recorded, the sweep goes on
                 record["status"] = failure(error)
             store.remove_failed(chash, -1)  # the cell starts now: an old "could not start" goes

@@ -246,10 +246,11 @@ def test_solve_many_gives_each_problems_solve_bit_for_bit(variant, seed, count, 
             one = get_solver(variant)(make_precomputed_qmatrix(gram, members, labels), labels,
                                       alone)
             np.testing.assert_array_equal(many[k].alpha, one.alpha)
+            one_trace = {key: value for key, value in one.trace.items() if key != "curve"}
             assert (many[k].bias, many[k].iterations, many[k].status, many[k].objective,
                     many[k].kkt_violation, many[k].kernel_requested, many[k].trace) == \
                    (one.bias, one.iterations, one.status, one.objective, one.kkt_violation,
-                    one.kernel_requested, one.trace)
+                    one.kernel_requested, one_trace)  # solve_many records no curve
         if variant == "smo_wss2":  # the next round starts from these alphas, as a grid over C
             starts = np.concatenate([result.alpha for result in many]) * 0.5
 

@@ -9,6 +9,7 @@ from sklearn.metrics.pairwise import rbf_kernel
 
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import EGFixedSVC, HardMarginSVC, RhoSVC, resolve_gamma
+from svmbench.solvers.checkpoints import new_curve
 from svmbench.solvers.rho_svm import best_eta, log_objective, pivoted_cholesky, rho_svm_loop
 
 
@@ -27,7 +28,7 @@ def problem(seed, n=40, separable=False):
 def run(X, y, gamma=0.5, eps=0.005, rank=0):
     q = make_qmatrix(X, y, "csvc", gamma=gamma)
     factor = pivoted_cholesky(q, rank, 1e-14)[0] if rank else np.zeros((X.shape[0], 0))
-    return q, rho_svm_loop(q, factor, eps, 0.1, -1)
+    return q, rho_svm_loop(q, factor, eps, 0.1, -1, new_curve(0))
 
 
 @settings(max_examples=15, deadline=None)
@@ -87,11 +88,11 @@ def test_ensemble_decision_is_the_eta_weighted_sum_of_stored_hypotheses():
     factor = np.zeros((30, 0))
     etas, alphas = [], [np.full(30, 1 / 30)]
     for steps in range(1, 200):  # replay the run one accepted step longer each time
-        alpha, *_ = rho_svm_loop(q, factor, 0.005, 0.1, steps)
+        alpha, *_ = rho_svm_loop(q, factor, 0.005, 0.1, steps, new_curve(0))
         if len(alphas) > 1 and np.array_equal(alpha, alphas[-1]):
             break
         alphas.append(alpha)
-    _, _, etas, *_ = rho_svm_loop(q, factor, 0.005, 0.1, -1)
+    _, _, etas, *_ = rho_svm_loop(q, factor, 0.005, 0.1, -1, new_curve(0))
     hypotheses = [kernel @ (a * y) for a in alphas[:etas.shape[0]]]  # f_1 .. f_T (eq. 3)
     expected = sum(e * f for e, f in zip(etas, hypotheses)) / etas.sum()
     model = RhoSVC(output="ensemble").fit(X, y)

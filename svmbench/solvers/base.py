@@ -63,23 +63,27 @@ class SolverResult:
     trace: dict = field(default_factory=dict)  # optional per-iteration arrays (objective, ...)
 
 
-def finish(provider, alpha, bias, iterations, reason, objective, violation, tolerance, **trace):
+def finish(provider, alpha, bias, iterations, reason, objective, violation, tolerance,
+           checkpoints=None, **trace):
     """Build the SolverResult: alpha back in sample order, kernel counts read from the provider,
     the status from ``reason`` (why the solver stopped, one of STOPS) and the measured KKT
-    ``violation``.
+    ``violation``; the trace's ``curve`` holds the ``checkpoints`` (svmbench.solvers.checkpoints.
+    Checkpoints) when the solver recorded them.
 
     ``alpha`` is indexed by provider position (solvers that shrink swap positions).
     """
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
     return make_result(alpha_by_sample, bias, iterations, reason, objective, violation, tolerance,
-                       *counts(provider), **trace)
+                       *counts(provider), checkpoints, **trace)
 
 
 def make_result(alpha, bias, iterations, reason, objective, violation, tolerance, requested,
-                computed, **trace):
+                computed, checkpoints=None, **trace):
     """The SolverResult of ``alpha`` in sample order, its status decided from ``reason`` and the
-    measured ``violation``."""
+    measured ``violation``, with the ``checkpoints``' curve in the trace."""
+    if checkpoints is not None:
+        trace["curve"] = checkpoints.points(reason)
     return SolverResult(
         alpha=alpha,
         bias=float(bias),

@@ -23,6 +23,7 @@ from svmbench.kernels.provider import (
 )
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver, resolve_max_iter
+from svmbench.solvers.checkpoints import Checkpoints, close, note
 from svmbench.solvers.kkt import entry_violation
 
 
@@ -108,8 +109,9 @@ def _select(score, lows, sample, length, positions_are_samples):
 
 
 @njit(cache=True)
-def gs_svm_loop(provider, max_iter, unused_rows_only, parallel_min):
-    """Algorithm 1; the step runs in parallel over rows of at least ``parallel_min`` entries."""
+def gs_svm_loop(provider, max_iter, unused_rows_only, parallel_min, curve):
+    """Algorithm 1; the step runs in parallel over rows of at least ``parallel_min`` entries.
+    Checkpoints into ``curve``: the objective and the next step's gain -h (eq. 20)."""
     n = provider.diag.shape[0]
     gradient = -np.ones(n)  # eq. 15, m = 0; kept for every sample so the objective is exact
     alpha = np.zeros(n)
@@ -125,6 +127,7 @@ def gs_svm_loop(provider, max_iter, unused_rows_only, parallel_min):
     while True:
         length = n_unused if unused_rows_only else n
         best, best_h = _select(score, lows, provider.perm, length, not unused_rows_only)
+        note(curve, iterations, provider.counters, objective[iterations], -best_h)
         if best < 0:  # Algorithm 1, step 3
             converged = True
             break
@@ -145,6 +148,7 @@ def gs_svm_loop(provider, max_iter, unused_rows_only, parallel_min):
               length >= parallel_min)
         iterations += 1
         objective[iterations] = objective[iterations - 1] + best_h
+    close(curve, iterations, provider.counters, objective[iterations], 0.0 - best_h)
     return alpha, gradient, iterations, converged, objective[: iterations + 1]
 
 
@@ -167,8 +171,10 @@ def solve(provider, y, params):
         raise ValueError(f"unknown rows {rows!r}; choose one of {list(ROWS)}")
     # the step in parallel where the provider's rows are, when there is more than one thread
     parallel_min = provider.settings[PARALLEL_MIN] if get_num_threads() > 1 else len(y) + 1
-    alpha, gradient, iterations, converged, objective = gs_svm_loop(provider, max_iter,
-                                                                    rows == "unused", parallel_min)
+    checkpoints = Checkpoints()
+    alpha, gradient, iterations, converged, objective = gs_svm_loop(
+        provider, max_iter, rows == "unused", parallel_min, checkpoints.array)
     # GS-SVM never revisits a sample, so its KKT conditions are those of the unused samples
     return finish(provider, alpha, 0.0, iterations, OPTIMAL if converged else MAX_ITER,
-                  objective[-1], entry_violation(alpha, gradient), 0.0, objective_trace=objective)
+                  objective[-1], entry_violation(alpha, gradient), 0.0, checkpoints,
+                  objective_trace=objective)

@@ -54,7 +54,9 @@ from svmbench.solvers.base import (
     register_solver,
     resolve_max_iter,
 )
+from svmbench.solvers.checkpoints import Checkpoints, close, due, note
 from svmbench.solvers.kkt import kkt_violation
+from svmbench.solvers.smo_step import dual_objective
 
 # a Schur pivot <= PIVOT_RTOL * Q_jj: column j is numerically dependent on the columns of S
 PIVOT_RTOL = 1e-12
@@ -380,7 +382,9 @@ def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, buf
 
 
 @njit(cache=True)
-def hm_svm_loop(provider, y, tol, max_iter):
+def hm_svm_loop(provider, y, tol, max_iter, curve):
+    """The active-set loop; checkpoints of the objective and the last full KKT violation (NaN
+    while the gradient outside S is stale) into ``curve``."""
     n = provider.diag.shape[0]
     diag = provider.diag.copy()  # Q_ii = k_ii since y_i^2 = 1
     max_diag = diag.max() if n > 0 else 0.0
@@ -415,6 +419,9 @@ def hm_svm_loop(provider, y, tol, max_iter):
             if violation <= tolerance:
                 stop = STOP_TOLERANCE if violation <= tol else STOP_ROUNDING
                 break
+        if due(curve, iterations):  # alpha = 0 off S, where grad may be stale
+            note(curve, iterations, provider.counters, dual_objective(alpha, grad),
+                 violation if fresh else np.nan)
         if iterations >= max_iter:
             break
         iterations += 1
@@ -463,6 +470,7 @@ def hm_svm_loop(provider, y, tol, max_iter):
         if stop != STOP_UNBOUNDED and violation <= tol:
             stop = STOP_TOLERANCE
     objective = 0.5 * np.dot(alpha, grad - 1.0)
+    close(curve, iterations, provider.counters, objective, violation)
     return alpha, iterations, stop, objective, violation
 
 
@@ -482,6 +490,8 @@ def solve(provider, y, params):
         raise ValueError("the kernel has non-finite or negative k(x, x): HM-SVM needs a PSD kernel")
     check_labels_folded(provider, y)
     max_iter = resolve_max_iter(int(params.get("max_iter", -1)))
-    alpha, iterations, stop, objective, violation = hm_svm_loop(provider, y, tol, max_iter)
+    checkpoints = Checkpoints()
+    alpha, iterations, stop, objective, violation = hm_svm_loop(provider, y, tol, max_iter,
+                                                                checkpoints.array)
     return finish(provider, alpha, 0.0, iterations, STOP_REASONS[stop], objective, violation, tol,
-                  stop=STOP_NAMES[stop])
+                  checkpoints, stop=STOP_NAMES[stop])

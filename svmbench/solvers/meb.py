@@ -22,6 +22,7 @@ from numba import njit
 from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
+from svmbench.solvers.checkpoints import Checkpoints, close, note
 
 INITIAL_POINTS = 20  # p, the random initial MEB (frank-wolfe-svm §3, libCVM)
 SMO_EPS = 1e-3  # CVM's reduced QP: 2 (max gap) <= SMO_EPS r^2 when a point enters (libCVM SMO_EPS)
@@ -198,10 +199,11 @@ def _initialise(q, alpha, grad, initial_points, full_search, delta2, eps_stop, m
 
 @njit(cache=True)
 def _run(q, algorithm, eps, smo_eps, full_search, sample_size, verify_stop, initial_points, seed,
-         max_iter, inner_max_steps, trace):
+         max_iter, inner_max_steps, trace, curve):
     """The loop of Algorithm 1 (CVM), 2 (FW) or 3 (MFW). Returns (alpha, R, iterations,
     converged, inner_steps, drops, violation): ``violation`` is the last stopping value
-    delta_plus, against (1 + eps)^2 - 1, over the points searched (all, or the sample)."""
+    delta_plus, against (1 + eps)^2 - 1, over the points searched (all, or the sample), which
+    the checkpoints in ``curve`` record beside R."""
     np.random.seed(seed)
     n = q.diag.shape[0]
     alpha = np.zeros(n)
@@ -222,6 +224,7 @@ def _run(q, algorithm, eps, smo_eps, full_search, sample_size, verify_stop, init
             trace[TRACE_OBJECTIVE, iterations] = R
             trace[TRACE_CORE, iterations] = core
         delta_plus = 2.0 * (R - grad_i) / radius2
+        note(curve, iterations, q.counters, R, delta_plus)
         if delta_plus <= eps_stop:
             converged = True
             break
@@ -247,6 +250,7 @@ def _run(q, algorithm, eps, smo_eps, full_search, sample_size, verify_stop, init
             inner_steps += steps
         else:
             R = frank_wolfe_step(q, alpha, grad, core, tracked, i, R)
+    close(curve, iterations, q.counters, R, delta_plus)
     return alpha, R, iterations, converged, inner_steps, drops, delta_plus
 
 
@@ -277,18 +281,19 @@ def solve_meb(provider, y, params, algorithm):
     trace_length = int(params.get("trace_length", TRACE_LENGTH))
     trace = np.full((3, trace_length), np.nan)
     full_search = sample_size == 0 or sample_size >= n
+    checkpoints = Checkpoints()
     alpha, R, iterations, converged, inner_steps, drops, violation = _run(
         provider, algorithm, eps, float(params.get("smo_eps", SMO_EPS)), full_search, sample_size,
         bool(params.get("verify_stop", False)),
         int(params.get("initial_points", INITIAL_POINTS)), int(params.get("seed", 0)), max_iter,
-        10**7, trace,
+        10**7, trace, checkpoints.array,
     )
     kept = min(iterations + 1, trace_length)
     bias = float(np.dot(alpha, provider.signs[provider.perm]))  # b = sum alpha_i y_i, eq. (9)
     checked_on_all = full_search or bool(params.get("verify_stop", False))
     return finish(
         provider, alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, R, violation,
-        (1.0 + eps) ** 2 - 1.0,
+        (1.0 + eps) ** 2 - 1.0, checkpoints,
         stop_checked_on="all points" if checked_on_all else f"a sample of {sample_size} points",
         radius2=trace[TRACE_RADIUS2, :kept], objective_trace=trace[TRACE_OBJECTIVE, :kept],
         core_size=trace[TRACE_CORE, :kept], inner_steps=inner_steps, drops=drops,

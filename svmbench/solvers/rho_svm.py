@@ -19,6 +19,7 @@ from scipy.linalg import solve_triangular
 from svmbench.kernels.provider import kernel_row, kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
+from svmbench.solvers.checkpoints import Checkpoints, close, due, note
 
 OUTPUTS = ("last", "ensemble", "first")  # rho-SVM f_{T+1}, the ensemble (§3.2), Parzen window f_1
 NEWTON_STEPS = 200
@@ -141,10 +142,19 @@ def exponentiated_step(alpha, margins, eta, out):
 
 
 @njit(cache=True)
-def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter):
+def relative_gap(rhobar, margins):
+    """(rhobar - min_i (Q alpha)_i) / rhobar: 0 at the optimum, where every margin is >= a'Qa
+    (KKT (5) of min a'Qa on the simplex)."""
+    return (rhobar - margins.min()) / rhobar
+
+
+@njit(cache=True)
+def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter, curve):
     """Algorithm 1 of multiplicative-rho-svm. Returns the last alpha, the ensemble coefficients
     sum_t eta_t alpha_t / sum_t eta_t, traces of eta_t, rho_t, rhobar_t (accepted steps; rhobar
-    has one more entry, the final objective), and whether it stopped by its own test."""
+    has one more entry, the final objective), and whether it stopped by its own test.
+    Checkpoints into ``curve``: rhobar and the relative KKT gap (rhobar - min margin) / rhobar
+    against accepted steps."""
     m = provider.diag.shape[0]
     alpha = np.full(m, 1.0 / m)  # step 2
     margins = np.empty(m)  # y_i f_t(x_i) = (Q alpha_t)_i
@@ -156,6 +166,8 @@ def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter):
     eps = eps_first
     converged = False
     while len(etas) != max_iter:
+        if due(curve, len(etas)):
+            note(curve, len(etas), provider.counters, rhobar, relative_gap(rhobar, margins))
         rho = rhobar / (1.0 + eps)  # step 4
         eta = best_eta(alpha, margins, rho)  # step 5
         if eta == 0.0:
@@ -184,6 +196,7 @@ def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter):
         if eps < eps_min:  # step 8
             converged = True
             break
+    close(curve, len(etas), provider.counters, rhobar, relative_gap(rhobar, margins))
     eta_sum = np.sum(np.array(etas))
     if eta_sum > 0.0:
         ensemble /= eta_sum
@@ -262,17 +275,17 @@ def solve_rho_svm(provider, y, params):
     eps, eps_first = float(params.get("eps", 0.005)), float(params.get("eps_first", 0.1))
     if not 0.0 < eps <= eps_first < 1.0:
         raise ValueError(f"need 0 < eps <= eps_first < 1 (got eps={eps}, eps_first={eps_first})")
+    checkpoints = Checkpoints()  # the low-rank factor's time and rows count
     factor, pivots, lowrank_error = _low_rank_factor(provider, params)
     alpha, ensemble, etas, rhos, rhobars, margins, converged = rho_svm_loop(
-        provider, factor, eps, eps_first, int(params.get("max_iter", -1)))
+        provider, factor, eps, eps_first, int(params.get("max_iter", -1)), checkpoints.array)
     first = np.full_like(alpha, 1.0 / alpha.shape[0])
     chosen = on_pivots({"last": alpha, "ensemble": ensemble, "first": first}[output], factor,
                        pivots, y)
     # KKT (5) of min a'Qa on the simplex: every margin (Qa)_i >= rhobar = a'Qa; the relative gap
     # is checked against eps (a stop by the eps rule short of it is "stalled")
-    gap = (rhobars[-1] - margins.min()) / rhobars[-1]
     return finish(provider, chosen, 0.0, etas.shape[0], OPTIMAL if converged else MAX_ITER,
-                  rhobars[-1], gap, eps, eta=etas,
+                  rhobars[-1], relative_gap(rhobars[-1], margins), eps, checkpoints, eta=etas,
                   rho=rhos, rhobar=rhobars, alpha_last=alpha, alpha_ensemble=ensemble,
                   margins=margins, rank=factor.shape[1], lowrank_trace_error=lowrank_error)
 

@@ -32,8 +32,10 @@ from numba import njit
 from svmbench.kernels.provider import kernel_row
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, STALLED, finish, register_solver
+from svmbench.solvers.checkpoints import Checkpoints, close, due, note
 from svmbench.solvers.smo_step import (
     check_two_classes,
+    dual_objective,
     in_low_set,
     in_up_set,
     is_free,
@@ -200,20 +202,28 @@ def rosen_step(provider, y, alpha, gradient, C, tol, support, d, qd):
 
 
 @njit(cache=True)
-def rosen_loop(provider, y, C, tol, max_iter):
+def rosen_loop(provider, y, C, tol, max_iter, curve):
+    """Steps until b_low - b_up <= 2 tol; checkpoints of the objective and b_low - b_up into
+    ``curve``."""
     n = y.shape[0]
     alpha = np.zeros(n)
     gradient = -np.ones(n)  # G = Qa - 1 at a = 0
     support = np.empty(n, dtype=np.int64)
     d, qd = np.zeros(n), np.zeros(n)
     iterations = 0
-    converged = max_violation(alpha, gradient, y, C, n) <= 2.0 * tol
+    gap = max_violation(alpha, gradient, y, C, n)
+    converged = gap <= 2.0 * tol
     while not converged and iterations < max_iter:
+        if due(curve, iterations):
+            note(curve, iterations, provider.counters, dual_objective(alpha, gradient), gap)
         if not rosen_step(provider, y, alpha, gradient, C, tol, support, d, qd):
             break
         iterations += 1
-        converged = max_violation(alpha, gradient, y, C, n) <= 2.0 * tol
-    return outcome(alpha, gradient, y, C, iterations, converged)
+        gap = max_violation(alpha, gradient, y, C, n)
+        converged = gap <= 2.0 * tol
+    result = outcome(alpha, gradient, y, C, iterations, converged)
+    close(curve, iterations, provider.counters, result[4], gap)
+    return result
 
 
 @register_solver("rosen")
@@ -224,9 +234,11 @@ def solve(provider, y, params):
     labels = np.ascontiguousarray(y, dtype=np.float64)
     check_labels_folded(provider, labels)
     C, tol, max_iter = smo_settings(params)
+    checkpoints = Checkpoints()
     alpha, bias, iterations, converged, objective, violation = rosen_loop(
-        provider, labels, C, tol, max_iter
+        provider, labels, C, tol, max_iter, checkpoints.array
     )
     # stopped at b_low <= b_up + 2 tol, which bounds every sample's violation at the bias by 2 tol
     reason = OPTIMAL if converged else MAX_ITER if iterations >= max_iter else STALLED
-    return finish(provider, alpha, bias, iterations, reason, objective, violation, 2.0 * tol)
+    return finish(provider, alpha, bias, iterations, reason, objective, violation, 2.0 * tol,
+                  checkpoints)

@@ -58,15 +58,18 @@ from svmbench.solvers.base import (
     register_many,
     register_solver,
 )
+from svmbench.solvers.checkpoints import Checkpoints, close, new_curve, note
 from svmbench.solvers.smo_step import (
     TWO_SIGNS,
     check_two_classes,
     curvature,
+    dual_objective,
     in_low_set,
     in_up_set,
     is_free,
     lane_max,
     last_index_of,
+    objective_change,
     outcome,
     smo_settings,
     snap_to_bounds,
@@ -99,9 +102,10 @@ C_, TOL, EPS, B_UP, B_LOW, THRESHOLD = range(6)
 # requests[...]: entries requested for G_bar (and a warm start's gradient), for reconstruction
 GRADIENT_BAR, RECONSTRUCTION = 0, 1
 
-# work: 2 n scratch values for the working-set selection (wss2_pair)
+# work: 2 n scratch values for the working-set selection (wss2_pair); curve: the convergence
+# checkpoints (svmbench.solvers.checkpoints)
 State = namedtuple("State", ["y", "alpha", "gradient", "gradient_bar", "ints", "reals",
-                             "requests", "work"])
+                             "requests", "work", "curve"])
 
 
 # ---------------------------------------------------------------- the Solver's shared machinery
@@ -270,6 +274,7 @@ def solver_loop(provider, s, max_iter, seed):
     iterations = 0
     converged = False
     wss2 = s.ints[RULE] == WSS2
+    objective, gap = dual_objective(s.alpha, s.gradient), np.nan  # G is valid everywhere here
     while iterations < max_iter:
         if wss2:  # LIBSVM: shrink every min(l, 1000) iterations; when the active set is optimal,
             # rebuild G over every sample and select again; stop when that is optimal too
@@ -293,6 +298,9 @@ def solver_loop(provider, s, max_iter, seed):
             if i < 0:
                 converged = True
                 break
+        note(s.curve, iterations, provider.counters, objective, own_gap(s, gap))
+        objective += objective_change(s.gradient[i], s.gradient[j], new_i - s.alpha[i],
+                                      new_j - s.alpha[j], provider.diag[i], provider.diag[j], q_ij)
         old_i, old_j = s.alpha[i], s.alpha[j]
         row_j = no_row
         if s.ints[ACTIVE] > 0:
@@ -308,7 +316,19 @@ def solver_loop(provider, s, max_iter, seed):
         if leaves_or_enters_upper_bound(s, j, old_j):
             update_gradient_bar(provider, s, j, old_j)
     complete_gradient(provider, s, converged)
-    return outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
+    result = outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
+    close(s.curve, iterations, provider.counters, result[4], own_gap(s, gap))
+    return result
+
+
+@njit(cache=True, inline="always")
+def own_gap(s, wss2_gap):
+    """The rule's own optimality gap: wss2's m(a) - M(a) over the active set, Keerthi's
+    b_low - b_up; none for Platt's (a full pass without a step)."""
+    rule = s.ints[RULE]
+    if rule == MOD1 or rule == MOD2:
+        return s.reals[B_LOW] - s.reals[B_UP]
+    return wss2_gap
 
 
 @njit(cache=True)
@@ -727,9 +747,10 @@ def state_settings(params, variant):
 
 
 @njit(cache=True)
-def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps):
+def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, curve):
     """The Solver's state at the start of working-set rule ``rule`` from ``alpha`` (the state
-    keeps ``labels`` and ``alpha`` as they are and permutes them with the positions)."""
+    keeps ``labels`` and ``alpha`` as they are and permutes them with the positions), recording
+    checkpoints into ``curve``."""
     n = labels.shape[0]
     ints = np.zeros(13, dtype=np.int64)
     ints[RULE], ints[SHRINK_RULES], ints[SHRINKING] = rule, shrink_rules, shrinking
@@ -740,25 +761,25 @@ def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps):
     # b_up = -1 at a sample of class 1, b_low = 1 of class 2 (Keerthi et al. 2001, initialisation)
     reals = np.array([C, tol, eps, -1.0, 1.0, 0.0])
     return State(labels, alpha, -np.ones(n), np.zeros(n), ints, reals,
-                 np.zeros(2, dtype=np.int64), np.empty(2 * n))
+                 np.zeros(2, dtype=np.int64), np.empty(2 * n), curve)
 
 
-def initial_state(y, alpha_init, settings):
+def initial_state(y, alpha_init, settings, curve):
     """The Solver's state at the start, for ``settings`` of state_settings (labels copied:
-    shrinking permutes them)."""
+    shrinking permutes them), recording checkpoints into ``curve``."""
     rule, shrinking, shrink_rules, C, tol, eps, _ = settings
     labels = np.array(y, dtype=np.float64)
     alpha = (feasible_start(alpha_init, labels, C) if rule == WSS2
              else np.zeros(labels.shape[0]))
-    return new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps)
+    return new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, curve)
 
 
 def smo_result(variant, tol, alpha, bias, iterations, converged, objective, violation, requested,
-               computed, requests):
+               computed, requests, checkpoints=None):
     """The SolverResult of a variant's solve (``alpha`` in sample order): wss2 stops at
     m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol; Keerthi's
     b_low <= b_up + 2 tol and Platt's |r_i| <= tol at his own threshold by 2 tol. wss2's trace
-    splits kernel_requested by purpose."""
+    splits kernel_requested by purpose; the trace's ``curve`` holds the ``checkpoints``."""
     trace = {}
     if variant == "smo_wss2":
         trace = {"requested_gradient_bar": int(requests[GRADIENT_BAR]),
@@ -766,21 +787,22 @@ def smo_result(variant, tol, alpha, bias, iterations, converged, objective, viol
                  "requested_working_set": int(requested - requests.sum())}
     return make_result(alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
                        violation, tol if variant == "smo_wss2" else 2.0 * tol, requested,
-                       computed, **trace)
+                       computed, checkpoints, **trace)
 
 
 def solve(provider, y, params, variant):
     check_two_classes(y)
     check_labels_folded(provider, y)
     settings = state_settings(params, variant)
-    state = initial_state(y, params.get("alpha_init"), settings)
+    checkpoints = Checkpoints()
+    state = initial_state(y, params.get("alpha_init"), settings, checkpoints.array)
     initial_gradient(provider, state)
     alpha, bias, iterations, converged, objective, violation = solver_loop(
         provider, state, settings[-1], int(params.get("seed", 0)))
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
     return smo_result(variant, state.reals[TOL], alpha_by_sample, bias, iterations, converged,
-                      objective, violation, *counts(provider), state.requests)
+                      objective, violation, *counts(provider), state.requests, checkpoints)
 
 
 # columns of solve_each's integer results
@@ -811,7 +833,7 @@ def solve_each(providers, alpha_init, rule, shrinking, shrink_rules, C, tol, eps
             if not is_feasible(alpha, labels, C):
                 raise ValueError(ALPHA_INIT_RULE)
             alpha = np.minimum(alpha, C)
-        s = new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps)
+        s = new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, new_curve(0))
         initial_gradient(provider, s)
         alpha, bias, iterations, converged, objective, violation = solver_loop(
             provider, s, max_iter, seed)

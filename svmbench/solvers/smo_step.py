@@ -177,6 +177,13 @@ def dual_objective(alpha, gradient):
     return 0.5 * total
 
 
+@njit(cache=True, inline="always")
+def objective_change(gradient_i, gradient_j, step_i, step_j, q_ii, q_jj, q_ij):
+    """f(a + d) - f(a) = d'G + 1/2 d'Qd for a step d on the pair (i, j), f = 1/2 a'Qa - 1'a."""
+    return (step_i * gradient_i + step_j * gradient_j
+            + 0.5 * (step_i * step_i * q_ii + 2.0 * step_i * step_j * q_ij + step_j * step_j * q_jj))
+
+
 @njit(cache=True)
 def outcome(alpha, gradient, y, C, iterations, converged):
     """What an SMO loop returns: (alpha, bias, iterations, converged, objective, violation),

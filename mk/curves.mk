@@ -1,0 +1,9 @@
+# Convergence curves (issue 29): the solvers' checkpoints per data set, solvers overlaid.
+.PHONY: curves
+
+## curves: run conf/experiment/curves.yaml at SCALE (quick: heart and australian, about a minute)
+## with checkpoints in the records, then draw them -> results/quick/leaderboard/curves*.{md,png}
+curves: venv
+	@status=0; $(PY) -m svmbench.runner -m +experiment=curves scale=$(SCALE) $(LAUNCHER) \
+	  || status=$$?; \
+	  $(PY) -m svmbench.render curves --scale $(SCALE) && exit $$status
