@@ -31,17 +31,25 @@ ROOT = Path(__file__).resolve().parent.parent
 TOY = ROOT / "docs" / "examples" / "toy_solver"
 
 
-def install_toy(folder):
+def install_toy(folder, binary_twin=False):
     """The toy solver as pip installs a distribution: its module and a dist-info folder whose
     entry_points.txt names it in the group svmbench.solvers (as docs/examples/toy_solver's
-    pyproject.toml declares)."""
+    pyproject.toml declares); ``binary_twin``: also ``toy_binary``, the same solver declared
+    binary only."""
     shutil.copy(TOY / "toy_svmbench_solver.py", folder)
+    points = "toy_cd = toy_svmbench_solver:PLUGIN\n"
+    if binary_twin:
+        (folder / "toy_binary.py").write_text(
+            "from dataclasses import replace\n"
+            "from toy_svmbench_solver import PLUGIN\n"
+            "from svmbench.capabilities import Capabilities\n"
+            "BINARY = replace(PLUGIN, capabilities=Capabilities(multiclass=False))\n")
+        points += "toy_binary = toy_binary:BINARY\n"
     info = folder / "toy_svmbench_solver-0.1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-svmbench-solver\n"
                                    "Version: 0.1.0\n")
-    (info / "entry_points.txt").write_text("[svmbench.solvers]\n"
-                                           "toy_cd = toy_svmbench_solver:PLUGIN\n")
+    (info / "entry_points.txt").write_text("[svmbench.solvers]\n" + points)
     return folder
 
 
@@ -141,7 +149,7 @@ def test_a_cell_its_solver_cannot_take_is_recorded_with_the_reason_not_failed(tm
     [record] = ResultStore(tmp_path / "store").records()
     assert record["status"] == UNSUITABLE and record["fold"] == -1
     assert record["unsuitable_reason"].startswith(reason)
-    assert "not trained: " + reason in result.stderr
+    assert "not trained: " + reason in result.stdout + result.stderr
 
 
 @settings(max_examples=40, deadline=None)
@@ -201,10 +209,10 @@ def test_bold_needs_a_significant_win_over_every_other_solver():
 def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
-    install_toy(site)
+    install_toy(site, binary_twin=True)
     store = tmp_path / "store"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
-    subset = ["leaderboard_solvers.ours=[smo_wss2,gs_svm,csvm_xialpha]",
+    subset = ["leaderboard_solvers.ours=[smo_wss2,gs_svm]", "leaderboard_solvers.meb=[]",
               "leaderboard_solvers.tuned_by_gs_svm=[]"]
     result = subprocess.run([sys.executable, "-m", "svmbench.runner", "-m",
                              "+experiment=leaderboard", "scale=quick", *subset,
@@ -220,7 +228,7 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
     table = (tmp_path / "board" / "leaderboard.md").read_text()
     header = next(line for line in table.splitlines() if line.startswith("| Data set"))
     assert "toy_cd" in header and "smo_wss2" in header
-    assert "csvm_xialpha on iris: binary problems only; this data set has 3 classes" in table
+    assert "toy_binary on iris: binary problems only; this data set has 3 classes" in table
     accuracy_row = next(line for line in table.splitlines() if line.startswith("| heart"))
     assert "unsuitable" not in accuracy_row and "failed" not in accuracy_row
     for figure in ("cd_accuracy", "cd_time", "pareto"):
