@@ -59,8 +59,9 @@ ESTIMATORS = {
 
 
 # Ones the limits of which a data set can exceed; every other algorithm takes every data set.
-# The size limits are cost, measured (experiments/bench.py SIZE_LIMITS: one a8a fit of smo_mod1,
-# 22,696 samples, ran over an hour; Rosen projects on the whole free set each step).
+# The SMO/Rosen size limits are measured cost (experiments/bench.py SIZE_LIMITS: one a8a fit of
+# smo_mod1, 22,696 samples, ran over an hour); those of hm_svm and the rho-SVM family are set here
+# from their cost's order, not measured at that size.
 WORKING_SET_SCANS = ("scans every sample or the whole free set per step, no shrinking: one fit "
                      "above this size takes hours (experiments/bench.py SIZE_LIMITS)")
 CAPABILITIES = {

@@ -106,14 +106,17 @@ def test_a_solver_of_another_package_is_an_algorithm_config(toy, tmp_path):
     assert records[0]["kernel_requested"] > 0 and records[0]["test_error"] < 0.2
 
 
-def test_an_entry_point_that_is_not_a_solver_plugin_is_named(tmp_path, monkeypatch):
+@pytest.mark.parametrize("target, problem", [("toy_svmbench_solver:solve", "is a function"),
+                                             ("no_such_module_xyz:PLUGIN", "does not load")])
+def test_an_entry_point_that_is_not_a_usable_solver_plugin_is_named(tmp_path, monkeypatch,
+                                                                    target, problem):
     folder = install_toy(tmp_path)
     (folder / "toy_svmbench_solver-0.1.0.dist-info" / "entry_points.txt").write_text(
-        "[svmbench.solvers]\ntoy_cd = toy_svmbench_solver:solve\n")
+        f"[svmbench.solvers]\ntoy_cd = {target}\n")
     monkeypatch.syspath_prepend(str(folder))
     forget_plugins()
     try:
-        with pytest.raises(plugins.PluginError, match="toy_cd = toy_svmbench_solver:solve"):
+        with pytest.raises(plugins.PluginError, match=f"toy_cd = {target} .*{problem}"):
             plugins.plugins()
     finally:
         forget_plugins()

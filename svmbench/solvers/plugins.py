@@ -43,8 +43,12 @@ def plugins():
 
     found = {}
     for point in entry_points(group=GROUP):
-        plugin = point.load()
         where = f"entry point {point.name} = {point.value} (group {GROUP})"
+        try:
+            plugin = point.load()
+        except Exception as error:
+            raise PluginError(f"{where} does not load: {type(error).__name__}: {error}; fix or "
+                              "uninstall the package that declares it") from error
         if not isinstance(plugin, SolverPlugin):
             raise PluginError(f"{where} is a {type(plugin).__name__}, not a "
                               "svmbench.solvers.plugins.SolverPlugin; point it at one")
