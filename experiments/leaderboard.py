@@ -23,16 +23,19 @@ from svmbench.capabilities import UNSUITABLE
 from svmbench.store import FINISHED
 
 ALPHA = 0.05
-# label -> (record field, unit factor, lower is better, number format)
+# label -> (record field, its value in table units, lower is better, number format)
 METRICS = {
-    "Test accuracy (%)": ("test_error", -100.0, False, "{:.2f}"),
-    "Training time of the final fit (s)": ("train_time_s", 1.0, True, "{:.3g}"),
-    "Kernel evaluations requested, K2 (millions)": ("kernel_requested", 1e-6, True, "{:.3g}"),
-    "Kernel evaluations computed, K1 (millions)": ("kernel_computed", 1e-6, True, "{:.3g}"),
-    "Support vectors": ("n_sv", 1.0, True, "{:.0f}"),
+    "Test accuracy (%)": ("test_error", lambda error: 100.0 * (1.0 - error), False, "{:.2f}"),
+    "Training time of the final fit (s)": ("train_time_s", lambda s: s, True, "{:.3g}"),
+    "Kernel evaluations requested, K2 (millions)": ("kernel_requested", lambda k: k / 1e6, True,
+                                                    "{:.3g}"),
+    "Kernel evaluations computed, K1 (millions)": ("kernel_computed", lambda k: k / 1e6, True,
+                                                   "{:.3g}"),
+    "Support vectors": ("n_sv", lambda n: n, True, "{:.0f}"),
 }
+ACCURACY, TIME = "Test accuracy (%)", "Training time of the final fit (s)"
 # the metrics ranked, tested and drawn as CD diagrams: label -> file stem
-RANKED = {"Test accuracy (%)": "cd_accuracy", "Training time of the final fit (s)": "cd_time",
+RANKED = {ACCURACY: "cd_accuracy", TIME: "cd_time",
           "Kernel evaluations requested, K2 (millions)": "cd_kernel_evaluations"}
 # each solver's stopping rule as run (the leaderboard's stated reason why tolerances differ)
 TOLERANCES = (
@@ -53,22 +56,25 @@ def outcome(status):
     return UNSUITABLE if status == UNSUITABLE else "failed"
 
 
-def metric_values(finished, field, unit):
-    """Per record: the metric in table units (accuracy from the error: 100 (1 - error))."""
+def metric_values(finished, label):
+    """Per record: metric ``label`` in table units (NaN where a solver reports none)."""
+    field, unit = METRICS[label][:2]
     values = pd.to_numeric(finished[field], errors="coerce") if field in finished else \
         pd.Series(np.nan, index=finished.index)
-    return 100.0 + unit * values if unit == -100.0 else unit * values
+    return unit(values)
 
 
-def cell_means(finished, field, unit):
-    """dataset x algorithm means of a metric over folds (NaN where a solver reports none)."""
-    frame = finished.assign(value=metric_values(finished, field, unit))
+def cell_means(finished, label):
+    """dataset x algorithm means of metric ``label`` over folds."""
+    frame = finished.assign(value=metric_values(finished, label))
     return frame.groupby(["dataset", "algorithm"])["value"].mean().unstack("algorithm")
 
 
-def significantly_best(finished, field, unit, lower):
-    """dataset -> the solver significantly best on it (module docstring), where one is."""
-    frame = finished.assign(value=metric_values(finished, field, unit))
+def significantly_best(finished, label):
+    """dataset -> the solver significantly best on metric ``label`` (module docstring), where
+    one is."""
+    lower = METRICS[label][2]
+    frame = finished.assign(value=metric_values(finished, label))
     best = {}
     for dataset, runs in frame.groupby("dataset"):
         folds = runs.pivot_table(index="fold", columns="algorithm", values="value")
@@ -148,14 +154,14 @@ def rank_row(result, columns):
 
 def metric_table(label, records, finished, result):
     """One metric: data sets x solvers, text cells for the unmeasured, an average-rank row."""
-    field, unit, lower, number = METRICS[label]
-    means = cell_means(finished, field, unit)
+    number = METRICS[label][3]
+    means = cell_means(finished, label)
     solvers = sorted(records["algorithm"].unique())
     datasets = sorted(records["dataset"].unique())
     cells = pd.DataFrame("", index=pd.Index(datasets, name="Data set"), columns=solvers,
                          dtype=object)
     bold = pd.DataFrame(False, index=cells.index, columns=solvers)
-    winners = significantly_best(finished, field, unit, lower)
+    winners = significantly_best(finished, label)
     for (dataset, solver), runs in records.groupby(["dataset", "algorithm"]):
         kinds = set(runs["status"].map(outcome))
         value = means.get(solver, pd.Series(dtype=float)).get(dataset, np.nan)
@@ -201,8 +207,8 @@ def status_table(records):
 def pareto_points(finished, block_sets):
     """Per solver over ``block_sets``: mean accuracy (%) and geometric-mean training time (s)."""
     common = finished[finished["dataset"].isin(block_sets)]
-    accuracy = cell_means(common, "test_error", -100.0).mean()
-    seconds = np.exp(np.log(cell_means(common, "train_time_s", 1.0).clip(lower=1e-6)).mean())
+    accuracy = cell_means(common, ACCURACY).mean()
+    seconds = np.exp(np.log(cell_means(common, TIME).clip(lower=1e-6)).mean())
     return pd.DataFrame({"accuracy": accuracy, "seconds": seconds}).dropna()
 
 
@@ -255,16 +261,15 @@ def render(records, artefact):
     statistics, figures = [], []
     results = {}
     for label, stem in RANKED.items():
-        field, unit, lower, _ = METRICS[label]
-        block, dropped_solvers, dropped_sets = complete_block(cell_means(finished, field, unit))
-        results[label] = rank_statistics(block, lower)
+        block, dropped_solvers, dropped_sets = complete_block(cell_means(finished, label))
+        results[label] = rank_statistics(block, METRICS[label][2])
         statistics.append(statistics_text(label, block, dropped_solvers, dropped_sets,
                                           results[label]))
         if results[label] is not None:
             save_figure(critical_difference_diagram(
                 results[label][1], title=f"{label}, {block.shape[0]} data sets"), out / stem)
             figures.append(f"![CD diagram: {label}]({stem}.png)")
-    accuracy_block = complete_block(cell_means(finished, "test_error", -100.0))[0]
+    accuracy_block = complete_block(cell_means(finished, ACCURACY))[0]
     points = pareto_points(finished, accuracy_block.index)
     if len(points):
         save_figure(pareto_figure(points, f"{len(accuracy_block)} data sets"), out / "pareto")

@@ -198,15 +198,15 @@ def folds_frame(errors):
 
 def test_bold_needs_a_significant_win_over_every_other_solver():
     leaderboard = load_renderer("leaderboard")
+    accuracy = leaderboard.ACCURACY
     clear = {"a": [0.10, 0.11, 0.09, 0.10, 0.12], "b": [0.30, 0.32, 0.29, 0.31, 0.30],
              "c": [0.40, 0.41, 0.43, 0.39, 0.40]}
-    assert leaderboard.significantly_best(folds_frame(clear), "test_error", -100.0, False) \
+    assert leaderboard.significantly_best(folds_frame(clear), accuracy) \
         == {"d": "a"}
     close = {**clear, "b": [0.10, 0.12, 0.10, 0.11, 0.12]}  # b is as good as a
-    assert leaderboard.significantly_best(folds_frame(close), "test_error", -100.0, False) == {}
+    assert leaderboard.significantly_best(folds_frame(close), accuracy) == {}
     one_split = {solver: values[:1] for solver, values in clear.items()}
-    assert leaderboard.significantly_best(folds_frame(one_split), "test_error", -100.0,
-                                          False) == {}
+    assert leaderboard.significantly_best(folds_frame(one_split), accuracy) == {}
 
 
 def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory(tmp_path):
