@@ -105,7 +105,8 @@ def rank_statistics(block, lower):
     the block is too small to test (fewer than 2 data sets or solvers)."""
     if block.shape[0] < 2 or block.shape[1] < 2:
         return None
-    scores = block if lower else -block
+    # means equal but for rounding (0 and 1/15 vs 1/30 twice) are ties: compare 12 digits
+    scores = (block if lower else -block).map(lambda value: float(f"{value:.12g}"))
     test = friedman(scores, lower_is_better=True)
     critical = nemenyi(scores, lower_is_better=True, alpha=ALPHA)
     control = test.average_ranks.idxmin()

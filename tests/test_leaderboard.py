@@ -236,3 +236,13 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
     assert "unsuitable" not in accuracy_row and "failed" not in accuracy_row
     for figure in ("cd_accuracy", "cd_time", "pareto"):
         assert (tmp_path / "board" / f"{figure}.png").stat().st_size > 0
+
+
+def test_equal_means_rank_as_ties_whatever_their_rounding():
+    leaderboard = load_renderer("leaderboard")
+    errors = {"a": [0.0, 1 / 15], "b": [1 / 30, 1 / 30], "c": [0.2, 0.2]}
+    sets = pd.concat([folds_frame(errors).assign(dataset=name) for name in ("d1", "d2")])
+    block = leaderboard.cell_means(sets, leaderboard.ACCURACY)
+    assert block.loc["d1", "a"] != block.loc["d1", "b"]  # the float means differ in the last bits
+    test = leaderboard.rank_statistics(block, lower=False)[0]
+    assert test.average_ranks.to_dict() == {"a": 1.5, "b": 1.5, "c": 3.0}
