@@ -1,15 +1,20 @@
-"""Algorithm config names -> estimators. One entry per name in ``conf/algorithm/``.
+"""Algorithm config names -> estimators and their declared capabilities. One entry per name in
+``conf/algorithm/``, plus one per solver of another package (svmbench.solvers.plugins).
 
 Every algorithm config has a ``name`` and the estimator's own parameters (``gamma``, ``C``, ``tol``,
-``cache_mb``, ...). To add a solver: register its ``solve`` function (svmbench.solvers.base),
-give it a ``KernelSVC`` subclass in svmbench.models, add it here and add conf/algorithm/<name>.yaml.
+``cache_mb``, ...). To add a solver inside svmbench: register its ``solve`` function
+(svmbench.solvers.base), give it a ``KernelSVC`` subclass in svmbench.models, add it here and add
+conf/algorithm/<name>.yaml; outside svmbench: an entry point (svmbench.solvers.plugins).
 """
 
+import functools
 from functools import partial
 
 from sklearn.svm import SVC
 
 from svmbench import models
+from svmbench.capabilities import NORMALIZED_KERNELS, Capabilities
+from svmbench.solvers.plugins import plugins
 
 
 def libsvm_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-3,
@@ -22,6 +27,15 @@ def libsvm_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, to
                cache_size=cache_mb, shrinking=shrinking, max_iter=max_iter)
 
 
+def onedal_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-3,
+                     cache_mb=100.0, shrinking=True, max_iter=-1):
+    """The second external reference: scikit-learn-intelex's SVC (oneDAL), the ``peers`` extra."""
+    from sklearnex.svm import SVC as OneDalSVC
+
+    return OneDalSVC(C=C, kernel=kernel, gamma=gamma, coef0=coef0, degree=degree, tol=tol,
+                     cache_size=cache_mb, shrinking=shrinking, max_iter=max_iter)
+
+
 ESTIMATORS = {
     "gs_svm": models.GSSVC,
     "hm_svm": models.HardMarginSVC,
@@ -30,6 +44,7 @@ ESTIMATORS = {
     "smo_mod2": partial(models.SMOSVC, variant="mod2"),
     "smo_wss2": partial(models.SMOSVC, variant="wss2"),
     "libsvm": libsvm_reference,
+    "onedal": onedal_reference,
     "rsvm": models.RSVC,
     "rosen": models.RosenSVC,
     "rho_svm": partial(models.RhoSVC, output="last"),
@@ -43,13 +58,63 @@ ESTIMATORS = {
 }
 
 
+# Ones the limits of which a data set can exceed; every other algorithm takes every data set.
+# The SMO/Rosen size limits are measured cost (experiments/bench.py SIZE_LIMITS: one a8a fit of
+# smo_mod1, 22,696 samples, ran over an hour); those of hm_svm and the rho-SVM family are set here
+# from their cost's order, not measured at that size.
+WORKING_SET_SCANS = ("scans every sample or the whole free set per step, no shrinking: one fit "
+                     "above this size takes hours (experiments/bench.py SIZE_LIMITS)")
+CAPABILITIES = {
+    "smo_platt": Capabilities(max_train=5000, size_reason=WORKING_SET_SCANS),
+    "smo_mod1": Capabilities(max_train=5000, size_reason=WORKING_SET_SCANS),
+    "smo_mod2": Capabilities(max_train=5000, size_reason=WORKING_SET_SCANS),
+    "rosen": Capabilities(max_train=5000, size_reason=WORKING_SET_SCANS),
+    "hm_svm": Capabilities(max_train=10000, size_reason="keeps a dense Cholesky factor and "
+                           "double-precision rows of every support vector (O(n_sv n) memory)"),
+    "rho_ensemble": Capabilities(max_train=10000, size_reason="O(m^2) multiplicative updates "
+                                 "with exact rows (multiplicative-rho-svm §3.3; it did not fit "
+                                 "the full Adult set here, tsang_table2)"),
+    "rho_svm": Capabilities(max_train=10000, size_reason="as rho_ensemble (the same run)"),
+    "csvm_xialpha": Capabilities(multiclass=False, kernels=("rbf",),
+                                 kernel_reason="the xi-alpha bound's R^2 is that of an RBF kernel"),
+    "cvm": Capabilities(kernels=NORMALIZED_KERNELS,
+                        kernel_reason="CVM's MEB needs k(x, x) constant (frank-wolfe-svm §2)"),
+    "onedal": Capabilities(module="sklearnex", install="pip install -e '.[peers]'"),
+}
+
+
+@functools.cache
+def plugin_estimators():
+    """name -> estimator class of every solver of another package (svmbench.solvers.plugins)."""
+    return {name: models.plugin_estimator(name, plugin) for name, plugin in plugins().items()}
+
+
+def estimator_factories():
+    """name -> estimator class or factory: the built-in algorithms and other packages' solvers."""
+    return {**ESTIMATORS, **plugin_estimators()}
+
+
+def plugin_configs():
+    """name -> algorithm config (``name`` and its estimator's defaults) of every solver of another
+    package: what ``algorithm=<name>`` selects, as conf/algorithm/<name>.yaml does for ours."""
+    return {name: {"name": name, **estimator().get_params()}
+            for name, estimator in plugin_estimators().items()}
+
+
+def capabilities(name):
+    """The declared Capabilities of algorithm ``name``."""
+    plugin = plugins().get(name)
+    return plugin.capabilities if plugin else CAPABILITIES.get(name, Capabilities())
+
+
 def build_estimator(algorithm):
     """Estimator for an algorithm config (a dict with ``name`` and the estimator's parameters)."""
     params = dict(algorithm)
     name = params.pop("name")
-    if name not in ESTIMATORS:
-        raise ValueError(f"unknown algorithm {name!r}; choose one of {sorted(ESTIMATORS)}")
+    factories = estimator_factories()
+    if name not in factories:
+        raise ValueError(f"unknown algorithm {name!r}; choose one of {sorted(factories)}")
     try:
-        return ESTIMATORS[name](**params)
+        return factories[name](**params)
     except TypeError as error:
         raise ValueError(f"algorithm {name!r} does not take these parameters: {error}") from None

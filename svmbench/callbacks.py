@@ -24,6 +24,8 @@ from omegaconf import OmegaConf
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
+from svmbench.algorithms import capabilities
+from svmbench.capabilities import unsuitable_reason
 from svmbench.sweep import sweep_jobs
 
 POLL_SECONDS = 0.5
@@ -75,7 +77,8 @@ class WarmNumbaCache(Callback):
 
         kernel = OmegaConf.select(config, "algorithm.kernel", default="rbf")
         for name in swept_algorithms(config, sweep_jobs(config)):
-            warm_up(name, kernel)
+            if unsuitable_reason(capabilities(name), kernel) is None:  # e.g. a missing package
+                warm_up(name, kernel)
 
 
 class SweepProgress(Callback):

@@ -6,6 +6,7 @@ Signs as scikit-learn's SVC: binary problems use labels y = +1 for ``classes_[1]
 going to the lowest class index (LIBSVM's rule), as in all five papers.
 """
 
+import inspect
 import warnings
 from itertools import combinations
 
@@ -429,6 +430,11 @@ class SMOSVC(KernelSVC):
     def solver_name(self):
         return f"smo_{self.variant}"
 
+    @property
+    def supports_warm_start(self):
+        """Only LIBSVM's solver (wss2) starts from given alphas; the grid search asks here."""
+        return self.variant == "wss2"
+
     def _check_params(self):
         super()._check_params()
         if self.variant not in SMO_VARIANTS:
@@ -690,3 +696,27 @@ class MEBSVC(KernelSVC):
         if not self.C > 0:
             raise ValueError(f"C must be > 0 (got {self.C})")
 
+
+
+def plugin_estimator(name, plugin):
+    """The estimator class of a solver from another package (svmbench.solvers.plugins): a
+    KernelSVC over solver ``name``, its parameters the kernel's, ``cache_mb`` and the plugin's own
+    settings (``plugin.params``, with their defaults), in scikit-learn's explicit-signature form."""
+    defaults = {"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "cache_mb": 100.0,
+                **plugin.params}
+
+    def __init__(self, **params):
+        unknown = sorted(set(params) - set(defaults))
+        if unknown:
+            raise TypeError(f"solver {name!r} takes no parameter(s) {unknown}; its parameters "
+                            f"are {sorted(defaults)}")
+        for key, default in defaults.items():
+            setattr(self, key, params.get(key, default))
+
+    __init__.__signature__ = inspect.Signature(  # what scikit-learn's get_params reads
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=default)
+           for key, default in defaults.items()])
+    return type(f"PluginSVC_{name}", (KernelSVC,), {
+        "__init__": __init__, "__module__": __name__, "solver_name": name,
+        "solver_params": tuple(plugin.params), "q_kind": plugin.q_kind})

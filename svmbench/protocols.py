@@ -7,7 +7,8 @@
 - ``nested_cv``: k-fold whose every outer training part is tuned by an inner k-fold grid search
   (gs-svm-tnn2008 §V-C); the split carries the chosen parameters and what the search cost
   (svmbench.tuning);
-- ``realizations``: fixed train/test realizations (Raetsch/IDA), one fold per realization.
+- ``realizations``: fixed train/test realizations (Raetsch/IDA), one fold per realization;
+- ``tuned_realizations``: the same, each realization's training set tuned as ``tuned_holdout``.
 
 Scaling to [-1, 1] (gs-svm-tnn2008 §V-C) is fitted on each training part only, inner ones included.
 """
@@ -20,8 +21,8 @@ from sklearn.model_selection import StratifiedKFold
 from svmbench.data import DataError, load_dataset, scale_features
 from svmbench.tuning import grid_search, inner_seed
 
-PROTOCOLS = ("holdout", "tuned_holdout", "kfold", "nested_cv", "realizations")
-TUNED = ("tuned_holdout", "nested_cv")
+PROTOCOLS = ("holdout", "tuned_holdout", "kfold", "nested_cv", "realizations", "tuned_realizations")
+TUNED = ("tuned_holdout", "nested_cv", "tuned_realizations")
 
 
 @dataclass
@@ -94,12 +95,15 @@ def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):
     name = protocol["name"]
     if name not in PROTOCOLS:
         raise ValueError(f"unknown protocol {name!r}; choose one of {list(PROTOCOLS)}")
-    if name == "realizations":
+    if name in ("realizations", "tuned_realizations"):
         for fold in range(int(protocol.get("count", 10))):
             if wanted(fold):
                 data = load_dataset(dataset_name, realization=fold + 1)
-                yield _scaled(Split(fold, data.X_train, data.y_train, data.X_test, data.y_test),
-                              scale)
+                split = Split(fold, data.X_train, data.y_train, data.X_test, data.y_test,
+                              np.arange(data.y_train.shape[0]))
+                if name in TUNED:
+                    split = tune(algorithm, protocol, seed, scale, split)
+                yield _scaled(split, scale)
         return
     data = load_dataset(dataset_name)
     if name in ("holdout", "tuned_holdout"):

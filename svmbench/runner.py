@@ -23,13 +23,16 @@ from pathlib import Path
 
 import hydra
 import numpy as np
+from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from svmbench.algorithms import build_estimator
+from svmbench.algorithms import build_estimator, capabilities, plugin_configs
+from svmbench.capabilities import UNSUITABLE, Task, needs_data, unsuitable_reason
+from svmbench.data import load_dataset
 from svmbench.data.configs import store_dataset_configs
 from svmbench.kernels.threads import limit_threads, threading_info
 from svmbench.protocols import splits
@@ -47,6 +50,18 @@ store_dataset_configs()
 # tests/test_slurm.py checks that the merge still happens.
 warnings.filterwarnings("ignore", category=UserWarning,
                         message=r"\s*'hydra/launcher/submitit_slurm' is validated against")
+
+
+def store_plugin_configs():
+    """``algorithm=<name>`` for every solver of another package (svmbench.solvers.plugins)."""
+    for name, config in plugin_configs().items():
+        ConfigStore.instance().store(group="algorithm", name=name, node=config)
+
+
+store_plugin_configs()
+# ${plugin_solvers:} in a config: the names of the installed solvers of other packages
+OmegaConf.register_new_resolver("plugin_solvers", lambda: OmegaConf.create(sorted(plugin_configs())),
+                               replace=True)
 
 
 class ConfigError(ValueError):
@@ -173,11 +188,13 @@ def check_algorithm(algorithm):
     """Raise ConfigError when an ``algorithm.<key>`` has a value of the wrong type for its
     default in ``conf/algorithm/<name>.yaml`` (e.g. a string where a number belongs)."""
     path = Path(CONF_DIR) / "algorithm" / f"{algorithm['name']}.yaml"
-    if not path.exists():
-        choices = sorted(p.stem for p in path.parent.glob("*.yaml"))
+    plugins = plugin_configs()
+    if not path.exists() and algorithm["name"] not in plugins:
+        choices = sorted([*(p.stem for p in path.parent.glob("*.yaml")), *plugins])
         raise ConfigError(f"algorithm={algorithm['name']} is not an algorithm config; choose one "
                           f"of {choices}")
-    defaults = OmegaConf.to_container(OmegaConf.load(path))
+    defaults = OmegaConf.to_container(OmegaConf.load(path)) if path.exists() \
+        else plugins[algorithm["name"]]
     for key, value in algorithm.items():
         default = defaults.get(key)
         numeric = isinstance(default, numbers.Real) and not isinstance(default, bool)
@@ -214,11 +231,34 @@ def run_cell(cfg):
         return train_folds(cfg, cell, chash, store, wanted, name)
 
 
+def unsuitable(cell):
+    """Why the cell's solver cannot take its data set (its declared capabilities), or None; the
+    data set is loaded only when a limit depends on it."""
+    algorithm = cell["algorithm"]
+    declared = capabilities(algorithm["name"])
+    kernel = algorithm.get("kernel", "rbf")
+    reason = unsuitable_reason(declared, kernel)
+    if reason or not needs_data(declared):
+        return reason
+    data = load_dataset(cell["dataset"]["name"])
+    task = Task(n_train=data.y_train.shape[0], n_classes=np.unique(data.y_train).shape[0],
+                kernel=kernel)
+    return unsuitable_reason(declared, kernel, task)
+
+
 def train_folds(cfg, cell, chash, store, wanted, name):
-    """Train the wanted folds of a claimed cell, store each record, log its failure once."""
+    """Train the wanted folds of a claimed cell, store each record, log its failure once; a cell
+    whose solver cannot take its data set gets one record saying why (fold -1), untrained."""
     written = []
     try:
         check_algorithm(cell["algorithm"])
+        reason = unsuitable(cell)
+        if reason:
+            record = {**base_record(cell, chash, -1), "status": UNSUITABLE,
+                      "unsuitable_reason": reason}
+            store.write(record)
+            log.warning("%s not trained: %s", name, reason)
+            return [record]
         warm_up(cell["algorithm"]["name"], cell["algorithm"].get("kernel", "rbf"))
         cell_splits = splits(cell["dataset"]["name"], cell["protocol"], cell["seed"],
                              bool(cfg.dataset.get("scale", False)), wanted, cell["algorithm"])
@@ -251,7 +291,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
 
 def failed_cell(cfg, records):
     """A summary of the cell when one of its ``records`` failed, else None: what, why, re-run."""
-    failed = [r for r in records if r["status"] not in FINISHED]
+    failed = [r for r in records if r["status"] not in (*FINISHED, UNSUITABLE)]
     if not failed:
         return None
     overrides = HydraConfig.get().overrides.task if HydraConfig.initialized() else []

@@ -116,7 +116,8 @@ def shared_errors(algorithm, points, X, y, inner_folds, scale):
         for gamma, indices in by_gamma.items():
             K_fit, K_check = matrices(algorithm["gamma"] if gamma is None else gamma)
             estimator = build_estimator({**algorithm, "kernel": "precomputed"})
-            if "warm_start" in estimator.get_params():
+            if ("warm_start" in estimator.get_params()
+                    and getattr(estimator, "supports_warm_start", True)):
                 estimator.set_params(warm_start=True)
             for index in sorted(indices, key=lambda i: points[i].get("C", 0.0)):
                 tuned = {k: v for k, v in points[index].items() if k != "gamma"}

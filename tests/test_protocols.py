@@ -110,3 +110,36 @@ def test_kfold_spreads_a_class_smaller_than_k_and_refuses_fewer_samples_than_k()
     assert sum(bool(np.any(y[test] == 1)) for _, test in folds) == 4
     with pytest.raises(protocols.DataError, match="at least 10 samples"):
         protocols.kfold_indices(y[:9], 10, seed=0)
+
+
+def test_tuned_realizations_tune_each_realization_on_its_own_training_set(monkeypatch):
+    """Each realization's parameters are chosen by inner CV over its training set alone: the
+    test samples (first feature >= 1000) never reach a scaling fit, and each realization's
+    choice is that of a nested tuning of its training set by itself."""
+    rng = np.random.default_rng(1)
+    realizations = {}
+    for k in (1, 2, 3):
+        y_train, y_test = np.repeat([0, 1], 20), np.repeat([0, 1], 10)
+        X_train = np.column_stack([np.arange(40.0), y_train + k * 0.3 * rng.normal(size=40)])
+        X_test = np.column_stack([1000 + np.arange(20.0), y_test + rng.normal(size=20)])
+        realizations[k] = SimpleNamespace(X_train=X_train, y_train=y_train, X_test=X_test,
+                                          y_test=y_test)
+    monkeypatch.setattr(protocols, "load_dataset",
+                        lambda name, realization=None, **kwargs: realizations[realization])
+    fitted_on = []
+    real_scale = protocols.scale_features
+
+    def spying_scale(X_train, X_test=None):
+        fitted_on.append(X_train[:, 0].max())
+        return real_scale(X_train, X_test)
+
+    monkeypatch.setattr(protocols, "scale_features", spying_scale)
+    monkeypatch.setattr(tuning, "scale_features", spying_scale)
+    protocol = {**NESTED, "name": "tuned_realizations", "count": 3}
+    found = list(splits("ida", protocol, seed=0, scale=True, algorithm=LIBSVM))
+    assert [split.fold for split in found] == [0, 1, 2]
+    assert fitted_on and max(fitted_on) < 1000
+    for split, k in zip(found, (1, 2, 3)):
+        alone = tuning.grid_search(LIBSVM, protocol, realizations[k].X_train,
+                                   realizations[k].y_train, split.inner_folds, True)[0]
+        assert split.params == alone and split.tuning["tuned_on"] == 40

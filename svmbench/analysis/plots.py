@@ -6,7 +6,8 @@
 - :func:`objective_vs_iterations` — objective vs iterations on log axes (Tsang & Kwok Fig. 1);
 - :func:`error_bars` — training and test error per dataset and algorithm (gs-svm-tnn2008
   Figs. 2-3);
-- :func:`critical_difference_diagram` — Demšar (2006) CD diagram of average ranks.
+- :func:`critical_difference_diagram` — Demšar (2006) CD diagram of average ranks;
+- :func:`pareto_figure` — accuracy vs time per algorithm, its Pareto front marked.
 
 Every function returns a Figure; :func:`save_figure` writes ``<stem>.png`` and ``<stem>.pdf``.
 Styles differ by marker and line style as well as colour so figures survive grey print.
@@ -208,6 +209,39 @@ def critical_difference_diagram(result: NemenyiResult, title: str = "") -> plt.F
                       linewidth=2.5)
         if title:
             ax.set_title(title)
+    return figure
+
+
+def pareto_front(points: pd.DataFrame) -> pd.Index:
+    """Rows of ``points`` (columns ``accuracy``, ``seconds``) that no other row beats on both:
+    at least as accurate and as fast, and better on one."""
+    accuracy, seconds = points["accuracy"].to_numpy(), points["seconds"].to_numpy()
+    dominated = [bool(np.any((accuracy >= a) & (seconds <= s) & ((accuracy > a) | (seconds < s))))
+                 for a, s in zip(accuracy, seconds)]
+    return points.index[~np.array(dominated, dtype=bool)]
+
+
+def pareto_figure(points: pd.DataFrame, title: str = "") -> plt.Figure:
+    """Accuracy (%) vs training time (s, log axis), one labelled point per algorithm (index of
+    ``points``); the Pareto front filled and joined."""
+    front = pareto_front(points)
+    with plt.rc_context(PRINT_STYLE):
+        figure, ax = plt.subplots(figsize=(4.6, 3.4))
+        for name, row in points.iterrows():
+            on_front = name in front
+            ax.plot(row["seconds"], row["accuracy"], "o", color="black",
+                    markerfacecolor="black" if on_front else "white")
+            ax.annotate(name, (row["seconds"], row["accuracy"]), textcoords="offset points",
+                        xytext=(4, 3), fontsize=6)
+        line = points.loc[front].sort_values("seconds")
+        ax.step(line["seconds"], line["accuracy"], where="post", color="black", linewidth=0.7)
+        ax.set_xscale("log")
+        ax.set_xlabel("training time of the final fit (s, geometric mean)")
+        ax.set_ylabel("test accuracy (%, mean)")
+        ax.grid(True, alpha=0.3)
+        if title:
+            ax.set_title(title)
+        figure.tight_layout()
     return figure
 
 

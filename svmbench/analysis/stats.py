@@ -11,6 +11,8 @@ Public API (every test returns a frozen dataclass; ``statistic``, ``pvalue``,
 - :func:`friedman` — Friedman chi-square and the Iman-Davenport F (Demšar 2006, §3.2.2);
 - :func:`nemenyi` — Nemenyi critical difference of average ranks (Demšar 2006, §3.2.2);
 - :func:`holm` — Holm step-down adjusted p-values;
+- :func:`ranks_vs_control` — each algorithm's average rank against a control's, z test with
+  Holm's adjustment (Demšar 2006, §3.2.2);
 - :func:`midranks` — ranks with ties given their average rank.
 
 Alternatives follow scipy/R: ``"greater"`` means the first sample (``a``, or ``a - b``)
@@ -296,6 +298,25 @@ def holm(pvalues) -> np.ndarray:
     if not np.all((p >= 0) & (p <= 1)):
         raise ValueError(f"p-values must lie in [0, 1] (NaN not allowed), got {p.tolist()}")
     return multipletests(p, method="holm")[1]
+
+
+def ranks_vs_control(average_ranks, n_datasets: int, control: str) -> pd.DataFrame:
+    """Each other algorithm against ``control`` by average rank (Demšar 2006, §3.2.2):
+    z = (R_i - R_control) / sqrt(k(k+1) / (6N)), two-sided p-value, Holm-adjusted over the k - 1
+    comparisons. Columns ``rank``, ``z``, ``pvalue``, ``holm_pvalue``, one row per other
+    algorithm, in the order of ``average_ranks``."""
+    ranks = pd.Series(average_ranks, dtype=float)
+    if control not in ranks.index:
+        raise ValueError(f"control {control!r} is not among the algorithms {list(ranks.index)}")
+    if ranks.size < 2 or n_datasets < 2:
+        raise ValueError(f"need at least 2 algorithms and 2 datasets, got {ranks.size} and "
+                         f"{n_datasets}")
+    k = ranks.size
+    others = ranks.drop(control)
+    z = (others - ranks[control]) / np.sqrt(k * (k + 1) / (6.0 * n_datasets))
+    pvalues = np.minimum(1.0, 2.0 * ndtr(-np.abs(z.to_numpy())))
+    return pd.DataFrame({"rank": others, "z": z, "pvalue": pvalues,
+                         "holm_pvalue": holm(pvalues)}, index=others.index)
 
 
 def _check_choice(name: str, value: str, choices) -> None:

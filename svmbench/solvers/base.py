@@ -130,7 +130,9 @@ def register_many(name):
 
 
 def get_solver(name):
-    import svmbench.solvers  # noqa: F401  (registers the built-in solvers)
+    from svmbench.solvers.plugins import plugins
+
+    plugins()  # registers the built-in solvers, then those of other packages (entry points)
 
     if name not in SOLVERS:
         raise ValueError(f"unknown solver {name!r}; choose one of {sorted(SOLVERS)}")

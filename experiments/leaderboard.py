@@ -1,0 +1,287 @@
+"""Renderer of the cross-solver leaderboard (cells: conf/experiment/leaderboard.yaml): every
+solver on every data set it can take, under one protocol; per data set accuracy, training time,
+kernel evaluations (K2 requested, K1 computed), support vectors and status; average ranks with
+Friedman / Iman-Davenport, Nemenyi and Holm post-hoc tests (Demšar 2006); critical difference
+diagrams for accuracy, time and kernel evaluations and an accuracy-vs-time Pareto plot, written
+beside the table (PNG + PDF).
+
+Bold means significantly best: in a data set's row, the best mean when a paired t-test over the
+folds (realizations) finds it better than every other solver at ALPHA after Holm's adjustment
+over those comparisons; in the average-rank row, the best-ranked solver when Holm's post-hoc
+test (z test on average ranks against it) rejects equality with every other. Sets with one
+split (a given test set) cannot bold a cell.
+"""
+
+import numpy as np
+import pandas as pd
+from _common import sources_and_cells
+
+from svmbench.analysis.plots import critical_difference_diagram, pareto_figure, save_figure
+from svmbench.analysis.stats import friedman, holm, nemenyi, paired_t_test, ranks_vs_control
+from svmbench.analysis.tables import Table, to_markdown
+from svmbench.capabilities import UNSUITABLE
+from svmbench.store import FINISHED
+
+ALPHA = 0.05
+# label -> (record field, its value in table units, lower is better, number format)
+METRICS = {
+    "Test accuracy (%)": ("test_error", lambda error: 100.0 * (1.0 - error), False, "{:.2f}"),
+    "Training time of the final fit (s)": ("train_time_s", lambda s: s, True, "{:.3g}"),
+    "Kernel evaluations requested, K2 (millions)": ("kernel_requested", lambda k: k / 1e6, True,
+                                                    "{:.3g}"),
+    "Kernel evaluations computed, K1 (millions)": ("kernel_computed", lambda k: k / 1e6, True,
+                                                   "{:.3g}"),
+    "Support vectors": ("n_sv", lambda n: n, True, "{:.0f}"),
+}
+ACCURACY, TIME = "Test accuracy (%)", "Training time of the final fit (s)"
+# the metrics ranked, tested and drawn as CD diagrams: label -> file stem
+RANKED = {ACCURACY: "cd_accuracy", TIME: "cd_time",
+          "Kernel evaluations requested, K2 (millions)": "cd_kernel_evaluations"}
+# each solver's stopping rule as run (the leaderboard's stated reason why tolerances differ)
+TOLERANCES = (
+    "Stopping rules, each solver's own at its published tolerance (they measure different "
+    "things, so one number cannot serve all): SMO (Platt, Keerthi 1 and 2, WSS2), Rosen, "
+    "scikit-learn's and oneDAL's SVC: maximal KKT violation (b_low - b_up) <= 2 x 1e-3 or "
+    "1e-3 as each defines it; HM-SVM: absolute KKT 1e-6; GS-SVM: its own rule (no negative "
+    "gradient on the unused set, gs-svm-tnn2008 Alg. 1); CVM, FW, MFW: (1 + eps) MEB rule, eps "
+    "1e-4 (frank-wolfe-svm uses 1e-6: FW took 10-34 s per heart fit there, 0.1-0.2 s at 1e-4; "
+    "conf/experiment/leaderboard.yaml); rho-SVM, its ensemble: eps 0.005, eps_1 0.1 "
+    "(multiplicative-rho-svm Alg. 1); Parzen: no iterations; RSVM: bisection on C to 1e-3 relative, inner WSS2 at 1e-3.")
+
+
+def outcome(status):
+    """'finished', 'unsuitable' or 'failed' for a record's status (the one place that reads it)."""
+    if status in FINISHED:
+        return "finished"
+    return UNSUITABLE if status == UNSUITABLE else "failed"
+
+
+def metric_values(finished, label):
+    """Per record: metric ``label`` in table units (NaN where a solver reports none)."""
+    field, unit = METRICS[label][:2]
+    values = pd.to_numeric(finished[field], errors="coerce") if field in finished else \
+        pd.Series(np.nan, index=finished.index)
+    return unit(values)
+
+
+def cell_means(finished, label):
+    """dataset x algorithm means of metric ``label`` over folds."""
+    frame = finished.assign(value=metric_values(finished, label))
+    return frame.groupby(["dataset", "algorithm"])["value"].mean().unstack("algorithm")
+
+
+def significantly_best(finished, label):
+    """dataset -> the solver significantly best on metric ``label`` (module docstring), where
+    one is."""
+    lower = METRICS[label][2]
+    frame = finished.assign(value=metric_values(finished, label))
+    best = {}
+    for dataset, runs in frame.groupby("dataset"):
+        folds = runs.pivot_table(index="fold", columns="algorithm", values="value")
+        folds = folds.dropna(axis=1, how="any")
+        if folds.shape[0] < 2 or folds.shape[1] < 2:
+            continue
+        means = folds.mean()
+        leader = means.idxmin() if lower else means.idxmax()
+        pvalues = [paired_t_test(folds[leader], folds[other]).pvalue
+                   for other in folds.columns if other != leader]
+        pvalues = np.nan_to_num(pvalues, nan=1.0)  # identical folds: no difference shown
+        if np.all(holm(pvalues) < ALPHA):
+            best[dataset] = leader
+    return best
+
+
+def complete_block(means):
+    """The largest simple block a rank test can use: solvers measured on at least half of the
+    data sets, then the data sets where all of them were; (block, dropped solvers, dropped
+    sets)."""
+    kept = means.columns[means.notna().mean() >= 0.5]
+    block = means[kept].dropna(how="any")
+    return block, sorted(set(means.columns) - set(kept)), sorted(set(means.index) - set(block.index))
+
+
+def rank_statistics(block, lower):
+    """(Friedman result, Nemenyi result, Holm table against the best-ranked solver) or None when
+    the block is too small to test (fewer than 2 data sets or solvers)."""
+    if block.shape[0] < 2 or block.shape[1] < 2:
+        return None
+    # means equal but for rounding (0 and 1/15 vs 1/30 twice) are ties: compare 12 digits
+    scores = (block if lower else -block).map(lambda value: float(f"{value:.12g}"))
+    test = friedman(scores, lower_is_better=True)
+    critical = nemenyi(scores, lower_is_better=True, alpha=ALPHA)
+    control = test.average_ranks.idxmin()
+    return test, critical, ranks_vs_control(test.average_ranks, test.n_datasets, control)
+
+
+def statistics_text(label, block, dropped_solvers, dropped_sets, result):
+    """The paragraph and Holm table of one ranked metric."""
+    if result is None:
+        return (f"**{label}**: too few complete data sets or solvers to rank "
+                f"({block.shape[0]} x {block.shape[1]}).")
+    test, critical, versus = result
+    control = test.average_ranks.idxmin()
+    ranks = ", ".join(f"{name} {rank:.2f}" for name, rank in test.average_ranks.sort_values().items())
+    dropped = "; ".join(filter(None, [
+        f"solvers left out (measured on under half the sets): {', '.join(dropped_solvers)}"
+        if dropped_solvers else "",
+        f"sets left out (a kept solver has no value there): {', '.join(dropped_sets)}"
+        if dropped_sets else ""]))
+    text = (f"**{label}** over {test.n_datasets} data sets x {block.shape[1]} solvers"
+            + (f" ({dropped})" if dropped else "") + f". Average ranks (1 = best): {ranks}. "
+            f"Friedman chi2 = {test.statistic:.2f} (df {test.df}, p = {test.pvalue:.3g}); "
+            f"Iman-Davenport F = {test.f_statistic:.2f} (df {test.f_df[0]}, {test.f_df[1]}, "
+            f"p = {test.f_pvalue:.3g}). Nemenyi critical difference at {ALPHA}: "
+            f"{critical.critical_difference:.2f}. Holm's post-hoc test against the best-ranked "
+            f"solver, {control}:")
+    versus = versus.sort_values("rank")
+    rows = pd.DataFrame({"Average rank": versus["rank"].map("{:.2f}".format),
+                         "z": versus["z"].map("{:.2f}".format),
+                         "p": versus["pvalue"].map("{:.3g}".format),
+                         "Holm p": versus["holm_pvalue"].map("{:.3g}".format),
+                         "Differs": np.where(versus["holm_pvalue"] < ALPHA, "yes", "no")},
+                        index=pd.Index(versus.index, name="Solver"))
+    return text + "\n\n" + to_markdown(Table(rows))
+
+
+def rank_row(result, columns):
+    """Average ranks by solver (blank for those not ranked) and the significantly best one."""
+    if result is None:
+        return pd.Series("", index=columns), None
+    test, _, versus = result
+    ranks = test.average_ranks.reindex(columns).map(lambda r: "" if pd.isna(r) else f"{r:.2f}")
+    leader = test.average_ranks.idxmin() if (versus["holm_pvalue"] < ALPHA).all() else None
+    return ranks, leader
+
+
+def metric_table(label, records, finished, result):
+    """One metric: data sets x solvers, text cells for the unmeasured, an average-rank row."""
+    number = METRICS[label][3]
+    means = cell_means(finished, label)
+    solvers = sorted(records["algorithm"].unique())
+    datasets = sorted(records["dataset"].unique())
+    cells = pd.DataFrame("", index=pd.Index(datasets, name="Data set"), columns=solvers,
+                         dtype=object)
+    bold = pd.DataFrame(False, index=cells.index, columns=solvers)
+    winners = significantly_best(finished, label)
+    for (dataset, solver), runs in records.groupby(["dataset", "algorithm"]):
+        kinds = set(runs["status"].map(outcome))
+        value = means.get(solver, pd.Series(dtype=float)).get(dataset, np.nan)
+        if "finished" in kinds:
+            cells.loc[dataset, solver] = "n/a" if pd.isna(value) else number.format(value)
+            if "failed" in kinds:
+                cells.loc[dataset, solver] += " (some folds failed)"
+        else:
+            cells.loc[dataset, solver] = "unsuitable" if UNSUITABLE in kinds else "failed"
+        bold.loc[dataset, solver] = winners.get(dataset) == solver
+    if label in RANKED:
+        ranks, leader = rank_row(result, solvers)
+        cells.loc["Average rank"] = ranks
+        bold.loc["Average rank"] = [solver == leader for solver in solvers]
+    return to_markdown(Table(cells, None, bold, caption=f"### {label}"))
+
+
+def status_table(records):
+    """Per data set and solver: converged folds / all, else what happened; the reasons below."""
+    solvers = sorted(records["algorithm"].unique())
+    cells = pd.DataFrame("", index=pd.Index(sorted(records["dataset"].unique()), name="Data set"),
+                         columns=solvers, dtype=object)
+    reasons = []
+    for (dataset, solver), runs in records.groupby(["dataset", "algorithm"]):
+        kinds = runs["status"].map(outcome)
+        if (kinds == UNSUITABLE).all():
+            cells.loc[dataset, solver] = "unsuitable"
+            reasons.append(f"- {solver} on {dataset}: {runs['unsuitable_reason'].iloc[0]}")
+            continue
+        counts = runs["status"].value_counts()
+        converged = int(counts.get("converged", 0))
+        others = ", ".join(f"{count} {status.split(':')[0]}" for status, count in counts.items()
+                           if status != "converged")
+        cells.loc[dataset, solver] = f"{converged}/{len(runs)}" + (f" ({others})" if others else "")
+        reasons += [f"- {solver} on {dataset}, fold {r['fold']}: {r['status']}"
+                    for _, r in runs[kinds == "failed"].iterrows()]
+    text = to_markdown(Table(cells, caption="### Status: folds converged (KKT holds at the "
+                                            "returned point) / folds run"))
+    return text + ("\n\nNot trained or failed, with the reason:\n\n" + "\n".join(reasons)
+                   if reasons else "")
+
+
+def pareto_points(finished, block_sets):
+    """Per solver over ``block_sets``: mean accuracy (%) and geometric-mean training time (s)."""
+    common = finished[finished["dataset"].isin(block_sets)]
+    accuracy = cell_means(common, ACCURACY).mean()
+    seconds = np.exp(np.log(cell_means(common, TIME).clip(lower=1e-6)).mean())
+    return pd.DataFrame({"accuracy": accuracy, "seconds": seconds}).dropna()
+
+
+def sweep_wall_time(records):
+    """'first to last record: ... min' from the records' UTC stamps (the sweep's wall time when
+    it ran in one go), or ''."""
+    stamps = pd.to_datetime(records.get("timestamp_utc"), utc=True, errors="coerce").dropna()
+    if stamps.empty:
+        return ""
+    return (f"Records written from {stamps.min():%Y-%m-%d %H:%M} to {stamps.max():%H:%M} UTC "
+            f"({(stamps.max() - stamps.min()).total_seconds() / 60:.1f} min; the sweep's wall "
+            "time when it ran in one go, without its start-up and compile time).")
+
+
+def cost_table(finished):
+    """Per solver: final fits and their total time, tuning trainings and their total time."""
+    sums = finished.groupby("algorithm").agg(
+        fits=("train_time_s", "size"), fit_s=("train_time_s", "sum"),
+        tuning=("inner_trainings", "sum"), tuning_s=("inner_tuning_time_s", "sum"))
+    rows = pd.DataFrame({"Final fits": sums["fits"], "Their time (s)": sums["fit_s"].map(
+        "{:.2f}".format), "Tuning trainings": sums["tuning"].astype(int),
+        "Tuning wall time (s)": sums["tuning_s"].map("{:.1f}".format)},
+        index=pd.Index(sums.index, name="Solver"))
+    return to_markdown(Table(rows, caption="### Cost of the run (what the sweep spent, per "
+                                           "solver; one process, see the threads field)"))
+
+
+def render(records, artefact):
+    out = artefact.output.parent
+    parts = ["# Leaderboard: every solver on common ground",
+             "Features scaled to [-1, 1] on each training part; each solver's gamma and C (those "
+             "it has) tuned by the same inner stratified k-fold grid search on each training part; "
+             "nested CV where no test set is given, the given split otherwise, the IDA sets' "
+             "realizations; one-vs-one for more than two classes. RSVM takes GS-SVM's tuned "
+             "gamma (gs-svm-tnn2008 §VI) and bisects its C. " + TOLERANCES,
+             f"SCALE={artefact.scale}."
+             + (" Quick scale: heart, iris, wine; outer folds 0-1 of 10, inner 3-fold, log2 "
+                "gamma in -3..1, log2 C in -1..3: a smoke test of the pipeline, not a ranking to "
+                "cite." if artefact.scale != "paper" else ""),
+             (f"**Bold** = significantly best: in a data set's row, the best mean when a paired "
+             f"t-test over its folds finds it better than every other solver (two-sided, "
+             f"alpha {ALPHA}, Holm-adjusted over those comparisons); in the average-rank row, "
+             f"the best-ranked solver when Holm's post-hoc test (Demšar 2006) separates it from "
+             f"every other at {ALPHA}. 'unsuitable': the solver declares it cannot take that "
+             "data set (reason in the status section); 'n/a': the solver does not report it "
+             "(LIBSVM/oneDAL do not count kernel evaluations).")]
+    if records.empty:
+        return "\n\n".join([*parts, "No records yet: run `make leaderboard`."])
+    finished = records[records["status"].map(outcome) == "finished"]
+    statistics, figures = [], []
+    results = {}
+    for label, stem in RANKED.items():
+        block, dropped_solvers, dropped_sets = complete_block(cell_means(finished, label))
+        results[label] = rank_statistics(block, METRICS[label][2])
+        statistics.append(statistics_text(label, block, dropped_solvers, dropped_sets,
+                                          results[label]))
+        if results[label] is not None:
+            save_figure(critical_difference_diagram(
+                results[label][1], title=f"{label}, {block.shape[0]} data sets"), out / stem)
+            figures.append(f"![CD diagram: {label}]({stem}.png)")
+    accuracy_block = complete_block(cell_means(finished, ACCURACY))[0]
+    points = pareto_points(finished, accuracy_block.index)
+    if len(points):
+        save_figure(pareto_figure(points, f"{len(accuracy_block)} data sets"), out / "pareto")
+        figures.append("![Accuracy vs training time](pareto.png)")
+    parts += ["## Per data set", *(metric_table(label, records, finished, results.get(label))
+                                   for label in METRICS),
+              status_table(records), "## Ranks and tests", *statistics,
+              "## Figures", ("Critical difference diagrams (Nemenyi, alpha 0.05: solvers joined "
+              "by a bar are not significantly different) and the accuracy-vs-time Pareto plot "
+              "(mean accuracy and geometric-mean final-fit time over the ranked sets; filled: "
+              "no other solver is both faster and more accurate)."), *figures,
+              cost_table(finished), sweep_wall_time(records),
+              *sources_and_cells(records, artefact)]
+    return "\n\n".join(p for p in parts if p)

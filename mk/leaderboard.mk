@@ -1,0 +1,18 @@
+# The cross-solver leaderboard (conf/experiment/leaderboard.yaml, experiments/leaderboard.py):
+# every solver on every staged data set it can take, one protocol, ranks, Friedman/Iman-Davenport,
+# Nemenyi and Holm tests, CD diagrams and a Pareto plot. SCALE=quick: minutes, under
+# results/quick/leaderboard/; SCALE=paper: about two hours on 2 cores, results/leaderboard/. A
+# stopped sweep resumes where it stopped (the store skips finished cells); on a cluster:
+#   make leaderboard SCALE=paper LAUNCHER='hydra/launcher=submitit_slurm'
+# Solvers of other packages (entry point group svmbench.solvers) join by themselves. The
+# convergence curves (make curves, conf/experiment/curves.yaml) are drawn after the table.
+LEADERBOARD_ROOT = $(if $(filter paper,$(SCALE)),results,results/quick)/leaderboard
+
+.PHONY: leaderboard
+## leaderboard: every solver on common ground; prints the table, writes figures beside it
+leaderboard: venv
+	@status=0; $(PY) -m svmbench.runner -m +experiment=leaderboard scale=$(SCALE) $(LAUNCHER) \
+	  || status=$$?; \
+	  $(PY) -m svmbench.render leaderboard --scale $(SCALE) && cat $(LEADERBOARD_ROOT)/leaderboard.md \
+	  && $(if $(wildcard conf/experiment/curves.yaml),$(MAKE) curves SCALE=$(SCALE),true) \
+	  && exit $$status
