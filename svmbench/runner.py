@@ -81,10 +81,6 @@ def measure(algorithm, split):
     test_error = error_rate(estimator, split.X_test, split.y_test)
     predict_time = time.perf_counter() - wall
     kernel_predict = getattr(estimator, "kernel_predict_", None)  # counted by the test prediction
-    kkt_violation = getattr(estimator, "kkt_violation_", None)
-    statuses = getattr(estimator, "status_", None)
-    if statuses is None:  # scikit-learn's SVC: fit_status_ 0 = converged
-        statuses = ["converged" if estimator.fit_status_ == 0 else "max_iter"]
     objective = getattr(estimator, "objective_", None)
     return {
         "n_train": split.X_train.shape[0],
@@ -95,7 +91,8 @@ def measure(algorithm, split):
         "iterations": int(np.sum(estimator.n_iter_)),
         "kernel_requested": getattr(estimator, "kernel_requested_", None),
         "kernel_computed": getattr(estimator, "kernel_computed_", None),
-        "kernel_requested_working_set": working_set_requests(estimator),
+        "kernel_requested_working_set": getattr(estimator, "kernel_requested_working_set_",
+                                                None),
         "kernel_predict": None if kernel_predict is None else int(kernel_predict),
         "train_time_s": train_time,
         "cpu_time_s": cpu_time,
@@ -103,8 +100,7 @@ def measure(algorithm, split):
         "objective": None if objective is None else float(np.sum(objective)),
         "train_error": error_rate(estimator, split.X_train, split.y_train),
         "test_error": test_error,
-        "status": worst_status(statuses),  # the worst of its class pairs'
-        "kkt_violation": None if kkt_violation is None else float(np.max(kkt_violation)),
+        **status_fields(estimator),
         **getattr(estimator, "record_fields_", {}),  # an estimator's own measurements
     }
 
@@ -137,11 +133,23 @@ def thread_settings():
     return {"threads": settings.pop("numba_threads"), **settings}
 
 
-def working_set_requests(estimator):
-    """The Q entries smo_wss2 requested for its working sets' rows i and j (summed over class
-    pairs): what LIBSVM 2.83's count, the papers' K2, covers; None for other solvers."""
-    parts = [r.trace.get("requested_working_set") for r in getattr(estimator, "fit_results_", [])]
-    return sum(parts) if parts and None not in parts else None
+def status_fields(estimator):
+    """``status`` (the worst class pair's), ``stop`` (that pair's), ``kkt_holds`` (every pair),
+    ``kkt_violation`` and ``kkt_tolerance`` (largest over pairs); svmbench.status reads them.
+    scikit-learn's SVC says only whether LIBSVM's own test (a KKT test) stopped it: KKT is not
+    measured here."""
+    statuses = getattr(estimator, "status_", None)
+    if statuses is None:  # scikit-learn's SVC: fit_status_ 0 = its own test passed
+        stopped = estimator.fit_status_ == 0
+        return {"status": "converged" if stopped else "max_iter",
+                "stop": "own_rule" if stopped else "max_iter", "kkt_holds": None,
+                "kkt_violation": None, "kkt_tolerance": None}
+    worst = worst_status(statuses)
+    violations = np.asarray(estimator.kkt_violation_, dtype=float)
+    return {"status": worst, "stop": estimator.stop_[statuses.index(worst)],
+            "kkt_holds": bool(np.all(violations <= estimator.kkt_tolerance_)),
+            "kkt_violation": float(np.max(violations)),
+            "kkt_tolerance": float(np.max(estimator.kkt_tolerance_))}
 
 
 @functools.cache
