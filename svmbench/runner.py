@@ -28,6 +28,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
+from svmbench.algorithm_keys import check_algorithm_keys, store_algorithm_keys
 from svmbench.algorithms import build_estimator
 from svmbench.data.configs import store_dataset_configs
 from svmbench.kernels.threads import limit_threads, threading_info
@@ -40,6 +41,7 @@ CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
 log = logging.getLogger("svmbench")
 store_dataset_configs()
+store_algorithm_keys()
 
 
 class ConfigError(ValueError):
@@ -169,13 +171,14 @@ def failure(error):
 
 
 def check_algorithm(algorithm):
-    """Raise ConfigError when an ``algorithm.<key>`` has a value of the wrong type for its
-    default in ``conf/algorithm/<name>.yaml`` (e.g. a string where a number belongs)."""
+    """Raise ConfigError when an ``algorithm.<key>`` is not a key of the algorithm (the message
+    names the algorithms that have it) or has a value of the wrong type for its default in
+    ``conf/algorithm/<name>.yaml`` (e.g. a string where a number belongs)."""
+    try:
+        check_algorithm_keys(algorithm)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
     path = Path(CONF_DIR) / "algorithm" / f"{algorithm['name']}.yaml"
-    if not path.exists():
-        choices = sorted(p.stem for p in path.parent.glob("*.yaml"))
-        raise ConfigError(f"algorithm={algorithm['name']} is not an algorithm config; choose one "
-                          f"of {choices}")
     defaults = OmegaConf.to_container(OmegaConf.load(path))
     for key, value in algorithm.items():
         default = defaults.get(key)

@@ -131,7 +131,7 @@ def test_rosen_needs_the_csvc_qmatrix_and_takes_smo_mod2_keys():
     build_estimator({"name": "smo_mod2", **keys})
 
 
-# IDA sizes (shared/data/MANIFEST.md, "Expected (IDA)"): train rows, test rows, features
+# IDA sizes (docs/data-manifest.md, "Expected (IDA)"): train rows, test rows, features
 IDA_SIZES = {
     "ida_banana": (400, 4900, 2), "ida_breast_cancer": (200, 77, 9), "ida_german": (700, 300, 20),
     "ida_heart": (170, 100, 13), "ida_image": (1300, 1010, 18), "ida_ringnorm": (400, 7000, 20),
