@@ -32,7 +32,7 @@ from svmbench.algorithm_keys import check_algorithm_keys, store_algorithm_keys
 from svmbench.algorithms import build_estimator
 from svmbench.data.configs import store_dataset_configs
 from svmbench.kernels.threads import limit_threads, threading_info
-from svmbench.protocols import splits
+from svmbench.protocols import fold_count, splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.solvers.base import worst_status
 from svmbench.store import FINISHED, ResultStore
@@ -191,6 +191,18 @@ def check_algorithm(algorithm):
                               f"algorithm.{key}=true or algorithm.{key}=false")
 
 
+def check_folds(folds, protocol):
+    """Raise ConfigError when ``folds`` names a fold the protocol does not have."""
+    count = fold_count(protocol)
+    outside = sorted(fold for fold in folds or () if not 0 <= fold < count)
+    if outside:
+        settings = "".join(f" protocol.{key}={protocol[key]}" for key in ("k", "count")
+                           if key in protocol)
+        raise ConfigError(f"folds={list(folds)}: fold(s) {outside} do not exist; protocol="
+                          f"{protocol['name']}{settings} has folds 0..{count - 1}: give indices "
+                          f"in that range, or folds=null for all")
+
+
 def run_cell(cfg):
     """Run every fold of the cell that is not stored yet; return the records written (none when
     another process holds the cell's claim)."""
@@ -221,6 +233,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
     written = []
     try:
         check_algorithm(cell["algorithm"])
+        check_folds(cfg.folds, cell["protocol"])
         warm_up(cell["algorithm"]["name"], cell["algorithm"].get("kernel", "rbf"))
         cell_splits = splits(cell["dataset"]["name"], cell["protocol"], cell["seed"],
                              bool(cfg.dataset.get("scale", False)), wanted, cell["algorithm"])
