@@ -618,8 +618,9 @@ class EGFixedSVC(RhoSVC):
 
 class XiAlphaSVC(SMOSVC):
     """A C-SVM (LIBSVM's algorithm, ``smo_wss2``) that also reports Joachims' xi-alpha bound on its
-    leave-one-out error (svmbench.loo_bounds) in ``record_fields_["loo_xi_alpha"]``: binary
-    problems, RBF kernel. ``gamma="spread"`` as RhoSVC."""
+    leave-one-out error (svmbench.loo_bounds) in ``record_fields_["loo_xi_alpha"]``, RBF kernel
+    only. The bound is defined for binary problems: with more classes the model is SMOSVC's
+    one-vs-one model and the bound NaN, with a warning. ``gamma="spread"`` as RhoSVC."""
 
     def __init__(self, C=1.0, kernel="rbf", gamma="spread", coef0=0.0, degree=3, tol=1e-3,
                  shrinking=True, cache_mb=100.0, max_iter=-1):
@@ -631,15 +632,18 @@ class XiAlphaSVC(SMOSVC):
         if self.kernel != "rbf":
             raise ValueError(f"the xi-alpha bound here needs kernel='rbf' (got {self.kernel!r})")
         super().fit(X, y)
-        if self.classes_.shape[0] != 2:
-            raise ValueError("the xi-alpha bound is for binary problems; y has "
-                             f"{self.classes_.shape[0]} classes")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        signs = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
-        alpha = np.zeros(X.shape[0])
-        alpha[self.support_] = np.abs(self.dual_coef_[0])
-        bound = xi_alpha_bound(alpha, signs * self.decision_function(X),
-                               rbf_r_delta_squared(X, self._gamma))
+        bound = np.nan
+        if self.classes_.shape[0] == 2:
+            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+            signs = np.where(self._y_index == 1, 1.0, -1.0)
+            alpha = np.zeros(X.shape[0])
+            alpha[self.support_] = np.abs(self.dual_coef_[0])
+            bound = xi_alpha_bound(alpha, signs * self.decision_function(X),
+                                   rbf_r_delta_squared(X, self._gamma))
+        else:
+            warnings.warn(f"the xi-alpha bound is for binary problems; y has "
+                          f"{self.classes_.shape[0]} classes: loo_xi_alpha is NaN", UserWarning,
+                          stacklevel=2)
         self.record_fields_ = {"gamma_value": self._gamma, "loo_xi_alpha": bound}
         return self
 

@@ -10,7 +10,6 @@ from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.algorithms import build_estimator
 from svmbench.data import DataError, available_realizations, load_dataset
@@ -156,7 +155,3 @@ def test_realizations_load_with_the_documented_sizes(name):
         assert set(np.unique(data.y_train)) == {-1.0, 1.0}
         assert data.realization == realization
 
-
-@parametrize_with_checks([RosenSVC()])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
