@@ -74,7 +74,7 @@ def with_text_column(table, name, texts):
     bold = None if table.bold is None else \
         table.bold.reindex(columns=values.columns).fillna(False).astype(bool)
     return Table(values, spread, bold, table.caption, table.footer, table.formats,
-                 table.default_format)
+                 table.default_format, table.bold_meaning)
 
 
 def sources_and_cells(records, artefact):

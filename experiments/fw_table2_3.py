@@ -14,7 +14,7 @@ TABLES = {
     "fw_table2": ("Table 2 — test accuracy (%)", "accuracy", "fw_table2", "acc", "{:.2f}"),
     "fw_table3": ("Table 3 — training time (s)", "train_time_s", "fw_table3", "time", "{:.3g}"),
 }
-# staged in ../shared/data (MANIFEST.md); the paper's other sets are not (USPS: its test file only)
+# staged (docs/data-manifest.md); the paper's other sets are not (USPS: its test file only)
 STAGED = {"a1a", "a2a", "a3a", "a4a", "a7a", "w1a", "w4a", "w6a", "w7a", "w8a", "ijcnn1", "letter",
           "pendigits", "shuttle"}
 # cells (dataset, C, algorithm) left out of the paper sweeps: one fit (seed 0, one core) ran past

@@ -1,7 +1,7 @@
 """(C, gamma) for the Rosen tables, chosen the way the IDA repository chose its published ones.
 
 rosen-projection-svm §4 used the C and RBF width published with Raetsch's benchmark repository;
-they are not available here (shared/data/MANIFEST.md). The repository's own procedure stands in:
+they are not available here (docs/data-manifest.md). The repository's own procedure stands in:
 on each of the first five realizations, 5-fold CV over a grid on the training set picks
 (C, gamma) (scikit-learn's SVC, svmbench.tuning.grid_search); the median of the five choices
 (per axis, in log2) is kept. Heart's picks sit at the grid's small-gamma edge (3 of 5); a grid

@@ -22,7 +22,7 @@ LEVEL = 0.1  # the paper's rank-sum level (§4)
 PAPER_ROWS = dict(load_reference("rosen_table1")[["dataset", "dataset_key"]].values)
 EXTRA_ROWS = {"Banana": "ida_banana", "German": "ida_german", "Image": "ida_image",
               "Ringnorm": "ida_ringnorm", "Twonorm": "ida_twonorm", "Waveform": "ida_waveform"}
-# what the staged files (shared/data/ida_raetsch) hold beyond MANIFEST.md's sizes
+# what the staged files (ida_raetsch) hold beyond docs/data-manifest.md's sizes
 DATA_NOTES = {"ida_image": "staged realization 10 is a byte copy of realization 1"}
 TABLE_NUMBER = {"rosen_table1": 1, "rosen_table2": 2}
 STOPPING = ("Both stop at b_low - b_up <= 2 tol on the full gradient (the same absolute KKT "

@@ -26,7 +26,7 @@ from svmbench.kernels.qmatrix import (
     make_qmatrix,
 )
 from svmbench.loo_bounds import rbf_r_delta_squared, xi_alpha_bound
-from svmbench.solvers.base import CONVERGED, get_many_solver, get_solver
+from svmbench.solvers.base import FAULTS, get_many_solver, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
 
@@ -90,10 +90,12 @@ FIXES = {
 }
 
 
-def warn_unless_converged(estimator, results):
-    """ConvergenceWarning naming each class pair whose training did not converge, and the fix."""
+def warn_on_faults(estimator, results):
+    """ConvergenceWarning naming each class pair whose training ended in a fault (max_iter,
+    stalled, infeasible), and the fix; a published rule that stopped short of KKT ("own_rule") or
+    a closed form is no fault: its gap is in ``kkt_violation_``, without a warning."""
     failed = [(pair, r) for pair, r in zip(one_vs_one_pairs(len(estimator.classes_)), results)
-              if r.status != CONVERGED]
+              if r.status in FAULTS]
     if not failed:
         return
     lines = "; ".join(
@@ -111,6 +113,13 @@ def pair_curves(results):
     svmbench.solvers.checkpoints), one pair after the other, each point with its ``pair``."""
     return [{**point, "pair": pair} for pair, result in enumerate(results)
             for point in result.trace.get("curve", ())]
+
+
+def working_set_requests(results):
+    """The Q entries requested for the working sets' rows i and j, summed over class pairs (the
+    papers' K2, LIBSVM 2.83's count), or None when the solver does not count them."""
+    parts = [r.trace.get("requested_working_set") for r in results]
+    return int(sum(parts)) if parts and None not in parts else None
 
 
 class PairProblems:
@@ -163,10 +172,13 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     Fitted attributes follow ``sklearn.svm.SVC`` where they apply: ``support_``,
     ``support_vectors_``, ``n_support_``, ``dual_coef_`` (alpha_i * y_i; one row per class pair,
     columns over ``support_``), ``intercept_``, ``n_iter_``; plus ``kernel_requested_`` and
-    ``kernel_computed_`` (summed over class pairs), ``objective_``, ``status_`` and
-    ``kkt_violation_`` per pair, ``curve_`` (the solvers' convergence checkpoints, pair_curves)
-    and ``fit_results_`` (the solvers' full results); a status other
-    than "converged" raises a ``ConvergenceWarning``. ``kernel_predict_`` is the number of kernel
+    ``kernel_computed_`` (summed over class pairs), ``kernel_requested_working_set_`` (the Q
+    entries requested for the working sets' rows i and j, LIBSVM 2.83's count: the papers' K2;
+    None for solvers without working sets), ``objective_``, ``status_``, ``stop_`` (why each
+    pair's solver stopped), ``kkt_violation_`` and ``kkt_tolerance_`` per pair, ``curve_`` (the solvers' convergence
+    checkpoints, pair_curves) and ``fit_results_`` (the solvers' full results); a fault (status max_iter, stalled or
+    infeasible) raises a ``ConvergenceWarning``; a published rule that stops short of KKT
+    (status "own_rule") or a closed form ("closed_form") does not. ``kernel_predict_`` is the number of kernel
     values the last ``predict`` / ``decision_function`` / ``score`` computed (n * len(support_)).
 
     ``kernel="precomputed"`` (as scikit-learn's SVC): ``fit`` takes the kernel matrix
@@ -289,12 +301,15 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self.n_iter_ = np.array([r.iterations for r in self.fit_results_])
         self.objective_ = np.array([r.objective for r in self.fit_results_])
         self.status_ = [r.status for r in self.fit_results_]
+        self.stop_ = [r.stop for r in self.fit_results_]
         self.kkt_violation_ = np.array([r.kkt_violation for r in self.fit_results_])
+        self.kkt_tolerance_ = np.array([r.tolerance for r in self.fit_results_])
         self.kernel_requested_ = sum(r.kernel_requested for r in self.fit_results_)
         self.kernel_computed_ = sum(r.kernel_computed for r in self.fit_results_)
         self.curve_ = pair_curves(self.fit_results_)
+        self.kernel_requested_working_set_ = working_set_requests(self.fit_results_)
         self._prediction.kernel_values = 0
-        warn_unless_converged(self, self.fit_results_)
+        warn_on_faults(self, self.fit_results_)
         return self
 
     @property
@@ -617,8 +632,9 @@ class EGFixedSVC(RhoSVC):
 
 class XiAlphaSVC(SMOSVC):
     """A C-SVM (LIBSVM's algorithm, ``smo_wss2``) that also reports Joachims' xi-alpha bound on its
-    leave-one-out error (svmbench.loo_bounds) in ``record_fields_["loo_xi_alpha"]``: binary
-    problems, RBF kernel. ``gamma="spread"`` as RhoSVC."""
+    leave-one-out error (svmbench.loo_bounds) in ``record_fields_["loo_xi_alpha"]``, RBF kernel
+    only. The bound is defined for binary problems: with more classes the model is SMOSVC's
+    one-vs-one model and the bound NaN, with a warning. ``gamma="spread"`` as RhoSVC."""
 
     def __init__(self, C=1.0, kernel="rbf", gamma="spread", coef0=0.0, degree=3, tol=1e-3,
                  shrinking=True, cache_mb=100.0, max_iter=-1):
@@ -630,15 +646,18 @@ class XiAlphaSVC(SMOSVC):
         if self.kernel != "rbf":
             raise ValueError(f"the xi-alpha bound here needs kernel='rbf' (got {self.kernel!r})")
         super().fit(X, y)
-        if self.classes_.shape[0] != 2:
-            raise ValueError("the xi-alpha bound is for binary problems; y has "
-                             f"{self.classes_.shape[0]} classes")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        signs = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
-        alpha = np.zeros(X.shape[0])
-        alpha[self.support_] = np.abs(self.dual_coef_[0])
-        bound = xi_alpha_bound(alpha, signs * self.decision_function(X),
-                               rbf_r_delta_squared(X, self._gamma))
+        bound = np.nan
+        if self.classes_.shape[0] == 2:
+            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+            signs = np.where(self._y_index == 1, 1.0, -1.0)
+            alpha = np.zeros(X.shape[0])
+            alpha[self.support_] = np.abs(self.dual_coef_[0])
+            bound = xi_alpha_bound(alpha, signs * self.decision_function(X),
+                                   rbf_r_delta_squared(X, self._gamma))
+        else:
+            warnings.warn(f"the xi-alpha bound is for binary problems; y has "
+                          f"{self.classes_.shape[0]} classes: loo_xi_alpha is NaN", UserWarning,
+                          stacklevel=2)
         self.record_fields_ = {"gamma_value": self._gamma, "loo_xi_alpha": bound}
         return self
 

@@ -85,6 +85,14 @@ def tune(algorithm, protocol, seed, scale, split):
     return split
 
 
+def fold_count(protocol):
+    """How many folds (outer splits) a protocol config has: indices 0 .. fold_count - 1."""
+    name = protocol["name"]
+    if name in ("holdout", "tuned_holdout"):
+        return 1
+    return int(protocol.get("count", 10)) if name == "realizations" else int(protocol["k"])
+
+
 def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):
     """Yield the Splits of a protocol config (``name`` plus its settings).
 

@@ -30,12 +30,13 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
+from svmbench.algorithm_keys import check_algorithm_keys, store_algorithm_keys
 from svmbench.algorithms import build_estimator, capabilities, plugin_configs
 from svmbench.capabilities import UNSUITABLE, Task, needs_data, unsuitable_reason
 from svmbench.data import load_dataset
 from svmbench.data.configs import store_dataset_configs
 from svmbench.kernels.threads import limit_threads, threading_info
-from svmbench.protocols import splits
+from svmbench.protocols import fold_count, splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.solvers.base import worst_status
 from svmbench.store import FINISHED, ResultStore
@@ -62,6 +63,7 @@ store_plugin_configs()
 # ${plugin_solvers:} in a config: the names of the installed solvers of other packages
 OmegaConf.register_new_resolver("plugin_solvers", lambda: OmegaConf.create(sorted(plugin_configs())),
                                replace=True)
+store_algorithm_keys()
 
 
 class ConfigError(ValueError):
@@ -104,10 +106,6 @@ def measure(algorithm, split):
     test_error = error_rate(estimator, split.X_test, split.y_test)
     predict_time = time.perf_counter() - wall
     kernel_predict = getattr(estimator, "kernel_predict_", None)  # counted by the test prediction
-    kkt_violation = getattr(estimator, "kkt_violation_", None)
-    statuses = getattr(estimator, "status_", None)
-    if statuses is None:  # scikit-learn's SVC: fit_status_ 0 = converged
-        statuses = ["converged" if estimator.fit_status_ == 0 else "max_iter"]
     objective = getattr(estimator, "objective_", None)
     return {
         "n_train": split.X_train.shape[0],
@@ -118,7 +116,8 @@ def measure(algorithm, split):
         "iterations": int(np.sum(estimator.n_iter_)),
         "kernel_requested": getattr(estimator, "kernel_requested_", None),
         "kernel_computed": getattr(estimator, "kernel_computed_", None),
-        "kernel_requested_working_set": working_set_requests(estimator),
+        "kernel_requested_working_set": getattr(estimator, "kernel_requested_working_set_",
+                                                None),
         "kernel_predict": None if kernel_predict is None else int(kernel_predict),
         "train_time_s": train_time,
         "cpu_time_s": cpu_time,
@@ -126,8 +125,7 @@ def measure(algorithm, split):
         "objective": None if objective is None else float(np.sum(objective)),
         "train_error": error_rate(estimator, split.X_train, split.y_train),
         "test_error": test_error,
-        "status": worst_status(statuses),  # the worst of its class pairs'
-        "kkt_violation": None if kkt_violation is None else float(np.max(kkt_violation)),
+        **status_fields(estimator),
         **getattr(estimator, "record_fields_", {}),  # an estimator's own measurements
         **({"curve": estimator.curve_} if hasattr(estimator, "curve_") else {}),
     }
@@ -161,11 +159,23 @@ def thread_settings():
     return {"threads": settings.pop("numba_threads"), **settings}
 
 
-def working_set_requests(estimator):
-    """The Q entries smo_wss2 requested for its working sets' rows i and j (summed over class
-    pairs): what LIBSVM 2.83's count, the papers' K2, covers; None for other solvers."""
-    parts = [r.trace.get("requested_working_set") for r in getattr(estimator, "fit_results_", [])]
-    return sum(parts) if parts and None not in parts else None
+def status_fields(estimator):
+    """``status`` (the worst class pair's), ``stop`` (that pair's), ``kkt_holds`` (every pair),
+    ``kkt_violation`` and ``kkt_tolerance`` (largest over pairs); svmbench.status reads them.
+    scikit-learn's SVC says only whether LIBSVM's own test (a KKT test) stopped it: KKT is not
+    measured here."""
+    statuses = getattr(estimator, "status_", None)
+    if statuses is None:  # scikit-learn's SVC: fit_status_ 0 = its own test passed
+        stopped = estimator.fit_status_ == 0
+        return {"status": "converged" if stopped else "max_iter",
+                "stop": "own_rule" if stopped else "max_iter", "kkt_holds": None,
+                "kkt_violation": None, "kkt_tolerance": None}
+    worst = worst_status(statuses)
+    violations = np.asarray(estimator.kkt_violation_, dtype=float)
+    return {"status": worst, "stop": estimator.stop_[statuses.index(worst)],
+            "kkt_holds": bool(np.all(violations <= estimator.kkt_tolerance_)),
+            "kkt_violation": float(np.max(violations)),
+            "kkt_tolerance": float(np.max(estimator.kkt_tolerance_))}
 
 
 @functools.cache
@@ -185,14 +195,15 @@ def failure(error):
 
 
 def check_algorithm(algorithm):
-    """Raise ConfigError when an ``algorithm.<key>`` has a value of the wrong type for its
-    default in ``conf/algorithm/<name>.yaml`` (e.g. a string where a number belongs)."""
+    """Raise ConfigError when an ``algorithm.<key>`` is not a key of the algorithm (the message
+    names the algorithms that have it) or has a value of the wrong type for its default in
+    ``conf/algorithm/<name>.yaml`` (e.g. a string where a number belongs)."""
+    try:
+        check_algorithm_keys(algorithm)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
     path = Path(CONF_DIR) / "algorithm" / f"{algorithm['name']}.yaml"
     plugins = plugin_configs()
-    if not path.exists() and algorithm["name"] not in plugins:
-        choices = sorted([*(p.stem for p in path.parent.glob("*.yaml")), *plugins])
-        raise ConfigError(f"algorithm={algorithm['name']} is not an algorithm config; choose one "
-                          f"of {choices}")
     defaults = OmegaConf.to_container(OmegaConf.load(path)) if path.exists() \
         else plugins[algorithm["name"]]
     for key, value in algorithm.items():
@@ -204,6 +215,18 @@ def check_algorithm(algorithm):
         if isinstance(default, bool) and not isinstance(value, bool):
             raise ConfigError(f"algorithm.{key}={value!r} is not true/false; give "
                               f"algorithm.{key}=true or algorithm.{key}=false")
+
+
+def check_folds(folds, protocol):
+    """Raise ConfigError when ``folds`` names a fold the protocol does not have."""
+    count = fold_count(protocol)
+    outside = sorted(fold for fold in folds or () if not 0 <= fold < count)
+    if outside:
+        settings = "".join(f" protocol.{key}={protocol[key]}" for key in ("k", "count")
+                           if key in protocol)
+        raise ConfigError(f"folds={list(folds)}: fold(s) {outside} do not exist; protocol="
+                          f"{protocol['name']}{settings} has folds 0..{count - 1}: give indices "
+                          f"in that range, or folds=null for all")
 
 
 def run_cell(cfg):
@@ -252,6 +275,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
     written = []
     try:
         check_algorithm(cell["algorithm"])
+        check_folds(cfg.folds, cell["protocol"])
         reason = unsuitable(cell)
         if reason:
             record = {**base_record(cell, chash, -1), "status": UNSUITABLE,

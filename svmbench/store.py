@@ -27,9 +27,8 @@ from pathlib import Path
 
 import pandas as pd
 
-# statuses of a training that ran to its end (re-running gives the same); tables flag all but
-# "converged". Anything else ("failed:<reason>") is a failure: the cell runs again next time.
-FINISHED = ("converged", "max_iter", "stalled", "infeasible")
+from svmbench.status import FINISHED
+
 REUSE_POLICIES = ("fingerprint", "any")
 RECORD_KEYS = ("config_hash", "fold", "status")
 QUARANTINE = "quarantine"

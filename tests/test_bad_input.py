@@ -1,5 +1,5 @@
 """One test per bad input, through the public entry points (estimators and ``load_dataset``): each
-fails early with a message that names the problem and the fix (DESIGN.md "Errors")."""
+fails early with a message that names the problem and the fix (docs/DESIGN.md "Errors")."""
 
 import bz2
 import dataclasses

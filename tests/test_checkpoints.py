@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.solvers import checkpoints
-from svmbench.solvers.base import STOPS, get_solver
+from svmbench.solvers.base import STOP_RECORDED, get_solver
 from svmbench.solvers.checkpoints import close, new_curve, note
 
 # solver -> (Q-matrix kind, params): every solver that records a curve
@@ -110,7 +110,7 @@ def test_the_last_point_is_the_solvers_result_and_the_first_its_start(name):
     assert last["iteration"] == result.iterations
     assert (last["kernel_requested"], last["kernel_computed"]) == (result.kernel_requested,
                                                                    result.kernel_computed)
-    assert last["stop"] in STOPS
+    assert last["stop"] == result.stop and last["stop"] in STOP_RECORDED.values()
     assert curve[0]["iteration"] == 0 and 1 <= len(curve) <= checkpoints.MAX_POINTS
     times = [point["time_s"] for point in curve]
     assert 0.0 <= times[0] and np.all(np.diff(times) >= 0.0) and times[-1] <= wall

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_iris
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.kernels.provider import PARALLEL_CHUNK, PARALLEL_MIN, kernel_row_once
 from svmbench.kernels.qmatrix import make_qmatrix
@@ -115,10 +114,6 @@ def test_one_class_is_a_clear_error():
     with pytest.raises(ValueError, match="at least two classes"):
         GSSVC().fit(X, np.ones(20))
 
-
-@parametrize_with_checks([GSSVC()])
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
 
 
 @pytest.mark.parametrize("seed", range(5))

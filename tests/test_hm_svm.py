@@ -14,7 +14,6 @@ from scipy.linalg import cholesky, solve_triangular
 from scipy.optimize import nnls
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.data import DataError, load_dataset, scale_features
 from svmbench.kernels.qmatrix import make_qmatrix
@@ -225,7 +224,3 @@ def test_bad_labels_and_tolerance_are_rejected():
     with pytest.raises(ValueError, match="tol must be > 0"):
         solve(make_qmatrix(X, y, "csvc", None, "rbf", 1.0), y, {"tol": 0.0})
 
-
-@parametrize_with_checks([HardMarginSVC()])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

@@ -1,10 +1,13 @@
 """rho-SVM by multiplicative updates (multiplicative-rho-svm Algorithm 1), its ensemble, the
 fixed-eta baseline and the low-rank path, against brute force on small problems."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 
 from svmbench.kernels.qmatrix import make_qmatrix
@@ -35,7 +38,7 @@ def run(X, y, gamma=0.5, eps=0.005, rank=0):
 @given(seed=st.integers(0, 10_000), gamma=st.sampled_from([0.1, 0.5, 2.0]))
 def test_alpha_stays_on_the_simplex_and_rhobar_never_increases(seed, gamma):
     X, y = problem(seed)
-    _, (alpha, ensemble, etas, rhos, rhobars, _, _) = run(X, y, gamma)
+    _, (alpha, ensemble, etas, rhos, rhobars, *_) = run(X, y, gamma)
     for weights in (alpha, ensemble):
         assert np.all(weights >= 0.0)
         assert weights.sum() == pytest.approx(1.0, abs=1e-12)
@@ -67,7 +70,7 @@ def test_eta_minimises_the_one_dimensional_problem_to_1e_10(seed, eps):
 
 def test_converged_rho_svm_meets_kkt_and_the_hard_margin_svm():
     X, y = problem(0, n=60, separable=True)
-    _, (alpha, _, _, _, rhobars, margins, converged) = run(X, y, eps=1e-8)
+    _, (alpha, _, _, _, rhobars, margins, _, _, converged) = run(X, y, eps=1e-8)
     assert converged
     rho_star = 1.0 / np.abs(HardMarginSVC(gamma=0.5, tol=1e-10).fit(X, y).dual_coef_).sum()
     rhobar = rhobars[-1]
@@ -150,3 +153,37 @@ def test_bad_settings_fail_with_their_name():
         RhoSVC(output="middle").fit(X, y)
     with pytest.raises(ValueError, match="rank"):
         RhoSVC(rank=-1).fit(X, y)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), output=st.sampled_from(["last", "ensemble", "first"]))
+def test_status_is_the_kkt_gap_of_the_returned_point_and_why_it_stopped(seed, output):
+    """The gap is measured on the classifier returned (last, ensemble or Parzen window f_1),
+    against min a'Qa on the simplex computed here from the kernel matrix; the paper's eps rule
+    that stops short of it is "own_rule" and the Parzen window "closed_form", neither a warning."""
+    X, y = problem(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a ConvergenceWarning fails the test
+        model = RhoSVC(output=output, gamma=0.5, eps=1e-3).fit(X, y)
+    result = model.fit_results_[0]
+    alpha = result.alpha
+    margins = (np.outer(y, y) * rbf_kernel(X, X, gamma=0.5)) @ alpha
+    objective = alpha @ margins
+    gap = (objective - margins.min()) / objective
+    # the solver reads single-precision cached Q rows
+    assert result.kkt_violation == pytest.approx(gap, rel=1e-3, abs=1e-4)
+    assert result.objective == pytest.approx(objective, rel=1e-4)
+    holds = result.kkt_violation <= 1e-3
+    if output == "first":
+        assert (result.stop, result.iterations) == ("closed_form", 0)
+        assert result.status == ("converged" if holds else "closed_form")
+    else:
+        assert result.stop == "own_rule"
+        assert result.status == ("converged" if holds else "own_rule")
+
+
+def test_max_iter_is_a_fault_with_a_warning():
+    X, y = problem(3)
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        model = RhoSVC(max_iter=2).fit(X, y)
+    assert (model.status_, model.stop_) == (["max_iter"], ["max_iter"])

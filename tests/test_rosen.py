@@ -10,7 +10,6 @@ from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.algorithms import build_estimator
 from svmbench.data import DataError, available_realizations, load_dataset
@@ -131,7 +130,7 @@ def test_rosen_needs_the_csvc_qmatrix_and_takes_smo_mod2_keys():
     build_estimator({"name": "smo_mod2", **keys})
 
 
-# IDA sizes (shared/data/MANIFEST.md, "Expected (IDA)"): train rows, test rows, features
+# IDA sizes (docs/data-manifest.md, "Expected (IDA)"): train rows, test rows, features
 IDA_SIZES = {
     "ida_banana": (400, 4900, 2), "ida_breast_cancer": (200, 77, 9), "ida_german": (700, 300, 20),
     "ida_heart": (170, 100, 13), "ida_image": (1300, 1010, 18), "ida_ringnorm": (400, 7000, 20),
@@ -156,7 +155,3 @@ def test_realizations_load_with_the_documented_sizes(name):
         assert set(np.unique(data.y_train)) == {-1.0, 1.0}
         assert data.realization == realization
 
-
-@parametrize_with_checks([RosenSVC()])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

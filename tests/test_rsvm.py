@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 from sklearn.metrics.pairwise import rbf_kernel
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.kernels.provider import kernel_row, make_provider, swap_positions
 from svmbench.kernels.qmatrix import make_qmatrix
@@ -63,7 +62,3 @@ def test_restoring_positions_after_shrinking_swaps_keeps_rows_right():
     assert w_norm2(make_qmatrix(X, y, "csvc", gamma=0.5), alpha) == pytest.approx(
         (alpha * y) @ rbf_kernel(X, gamma=0.5) @ (alpha * y), rel=1e-5)
 
-
-@parametrize_with_checks([RSVC()])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

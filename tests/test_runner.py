@@ -1,5 +1,6 @@
 """The runner: reproducible records, resumption without loss or duplicates, failures recorded."""
 
+import re
 import subprocess
 import sys
 
@@ -156,3 +157,15 @@ def test_a_record_takes_the_worst_status_of_its_class_pairs():
     assert runner.worst_status(["converged", "converged"]) == "converged"
     assert runner.worst_status(["converged", "max_iter", "stalled"]) == "stalled"
     assert runner.worst_status(["infeasible", "failed:NaN in gradient"]) == "failed:NaN in gradient"
+
+
+@pytest.mark.parametrize("overrides, message", [
+    (["folds=[12]"], r"fold\(s\) \[12\] do not exist; protocol=kfold protocol.k=3 has folds 0..2"),
+    (["folds=[0,-1,3]"], r"fold\(s\) \[-1, 3\] do not exist.* has folds 0..2"),
+])
+def test_a_fold_the_protocol_does_not_have_fails_the_cell_with_the_valid_range(
+        tmp_path, overrides, message):
+    (record,) = run_cell(config(tmp_path, *overrides))
+    assert record["fold"] == -1
+    assert record["status"].startswith("failed:ConfigError")
+    assert re.search(message, record["status"])

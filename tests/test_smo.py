@@ -16,7 +16,6 @@ from sklearn.datasets import (
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from svmbench.data.fetch import data_path_dirs
 from svmbench.kernels.qmatrix import make_qmatrix
@@ -259,10 +258,6 @@ def test_bad_parameters_fail_early():
     with pytest.raises(ValueError, match="unknown SMO variant"):
         SMOSVC(variant="smo9").fit(X, y)
 
-
-@parametrize_with_checks([SMOSVC(variant=v) for v in ("wss2", "platt", "mod1", "mod2")])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def random_problem(seed):

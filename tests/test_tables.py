@@ -123,3 +123,20 @@ def test_bad_input_is_named(tmp_path):
     make_records().to_csv(plain)
     with pytest.raises(ValueError, match="read it with pandas"):
         tables.read_csv(plain)
+
+
+def test_a_table_with_bold_cells_says_what_bold_means():
+    import pandas as pd
+
+    from svmbench.analysis.tables import Table, mean_std_table, to_latex, to_markdown
+
+    records = pd.DataFrame({"dataset": ["d"] * 4, "algorithm": ["a", "a", "b", "b"],
+                            "fold": [0, 1, 0, 1], "test_error": [0.1, 0.2, 0.3, 0.5]})
+    table = mean_std_table(records, "test_error")
+    assert table.bold.to_numpy().any()
+    for text in (to_markdown(table), to_latex(table)):
+        assert "Bold: the best mean of its row and every cell not significantly different" in text
+    unexplained = Table(table.values, bold=table.bold)
+    with pytest.raises(ValueError, match="does not say why"):
+        to_markdown(unexplained)
+    assert "Bold" not in to_markdown(Table(table.values))

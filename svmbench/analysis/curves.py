@@ -33,10 +33,9 @@ PROBLEMS = {
 AXES = (("iteration", "iterations + 1", 1), ("kernel_requested", "kernel entries requested (K2)", 0),
         ("kernel_computed", "kernel entries computed (K1)", 0), ("time_s", "time (s)", 0))
 FLOOR = 1e-16
-# why a solver stopped (the curve's last point) -> marker; both the solvers' reasons and the
-# record's ``stop`` words
-STOP_MARKERS = {"optimal": "o", "own_rule": "o", "max_iter": "X", "stalled": "s",
-                "no_progress": "s", "infeasible": "D", "closed_form": "*"}
+# why a solver stopped (the curve's last point, the record's ``stop`` word) -> marker
+STOP_MARKERS = {"own_rule": "o", "max_iter": "X", "no_progress": "s", "infeasible": "D",
+                "closed_form": "*"}
 
 
 def problem_of(algorithm):

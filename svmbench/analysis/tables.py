@@ -37,7 +37,8 @@ class Table:
 
     ``values``: rows x columns (columns may be a MultiIndex, e.g. (algorithm, ours/paper/diff)).
     ``spread``: same shape, printed as ``value ± spread`` (NaN = not printed).
-    ``bold``: same shape, True where the cell is set in bold.
+    ``bold``: same shape, True where the cell is set in bold; ``bold_meaning`` says why (printed
+    below the table; a table with bold cells and no meaning is not rendered).
     ``formats``: format spec per top-level column label (e.g. ``{"Time": "{:.3g}"}``);
     other columns use ``default_format``. Missing values print as an empty cell; text cells
     print as they are.
@@ -50,6 +51,7 @@ class Table:
     footer: str = ""
     formats: Mapping[str, str] = field(default_factory=dict)
     default_format: str = "{:.2f}"
+    bold_meaning: str = ""
 
     def __post_init__(self):
         for name in ("spread", "bold"):
@@ -89,7 +91,14 @@ def mean_std_table(records: pd.DataFrame, metric: str | Sequence[str], rows: str
             for label in marks.columns:
                 key = label if len(metrics) == 1 else (label, name)
                 bold[key] = marks[label].reindex(values.index).fillna(False).astype(bool)
-    return Table(values, spread, bold, caption=caption, default_format=number_format)
+    meaning = ""
+    if test is not None:
+        meaning = (f"the best mean of its row and every cell not significantly different from it "
+                   f"(two-sided {test.__name__.replace('_', ' ')} over runs paired on "
+                   f"{', '.join(pair_on)}, p >= {alpha:g}; with fewer than 2 paired runs, cells "
+                   f"equal to the best)")
+    return Table(values, spread, bold, caption=caption, default_format=number_format,
+                 bold_meaning=meaning)
 
 
 def significance_bold(records: pd.DataFrame, metric: str, rows: str = "dataset",
@@ -188,9 +197,23 @@ def to_markdown(table: Table) -> str:
     text = "\n".join(lines)
     if table.caption:
         text = f"{table.caption}\n\n{text}"
+    legend = bold_legend(table)
+    if legend:
+        text = f"{text}\n\n{legend}"
     if table.footer:
         text = f"{text}\n\n{table.footer}"
     return text
+
+
+def bold_legend(table: Table) -> str:
+    """"Bold: <meaning>." when the table has bold cells, else ""; bold cells with no meaning are
+    an error (a reader cannot tell what bold marks)."""
+    if table.bold is None or not table.bold.to_numpy().any():
+        return ""
+    if not table.bold_meaning:
+        raise ValueError("this table sets cells in bold but does not say why: give "
+                         "Table(bold_meaning=...) (mean_std_table does)")
+    return f"Bold: {table.bold_meaning}."
 
 
 def to_latex(table: Table) -> str:
@@ -218,8 +241,8 @@ def to_latex(table: Table) -> str:
                                                                r" $\pm$ ")):
         lines.append(" & ".join([_latex_escape(str(row_label)), *cells]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
-    if table.footer:
-        lines.append(rf"\par\smallskip\footnotesize {_latex_escape(table.footer)}")
+    for note in filter(None, [bold_legend(table), table.footer]):
+        lines.append(rf"\par\smallskip\footnotesize {_latex_escape(note)}")
     lines.append(r"\end{table}")
     return "\n".join(lines)
 
@@ -235,7 +258,8 @@ def to_csv(table: Table, path: str | Path) -> Path:
         parts["bold"] = table.bold
     combined = pd.concat(parts, axis=1, names=["part"])
     meta = {"caption": table.caption, "footer": table.footer, "formats": dict(table.formats),
-            "default_format": table.default_format, "header_rows": combined.columns.nlevels,
+            "default_format": table.default_format, "bold_meaning": table.bold_meaning,
+            "header_rows": combined.columns.nlevels,
             "column_names": list(table.values.columns.names)}
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="") as handle:
@@ -267,7 +291,8 @@ def read_csv(path: str | Path) -> Table:
             parts[part] = frame.astype(bool) if part == "bold" else frame.astype(float)
     return Table(parts["value"], parts.get("spread"), parts.get("bold"),
                  caption=meta["caption"], footer=meta["footer"], formats=meta["formats"],
-                 default_format=meta["default_format"])
+                 default_format=meta["default_format"],
+                 bold_meaning=meta.get("bold_meaning", ""))
 
 
 def usable_records(records: pd.DataFrame, required: Sequence[str]) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-"""Find a data file, in this order (DESIGN.md "Data"): every directory of ``SVMBENCH_DATA_PATH``
+"""Find a data file, in this order (docs/DESIGN.md "Data"): every directory of ``SVMBENCH_DATA_PATH``
 (when it is not set: ``shared/data`` beside the checkout, ``<repo>/../shared/data``, as the Makefile
 does), the cache ``SVMBENCH_DATA`` (default ``~/.cache/svmbench``), then a download from the
 original source into the cache, announced on stderr. ``SVMBENCH_DOWNLOAD=0`` forbids the network.
@@ -121,7 +121,7 @@ def read_uncompressed(path: Path, file: DataFile, place: str) -> bytes:
 
 def _fix_for(place: str, file: DataFile) -> str:
     """What to do about a bad copy of ``file`` found in ``place``."""
-    staged = "copy it again from shared/data (see shared/data/MANIFEST.md)"
+    staged = "copy it again from shared/data (see docs/data-manifest.md)"
     if place == "data path":
         return f"{staged}, or remove its directory from SVMBENCH_DATA_PATH"
     if file.path in DIFFERS_FROM_SOURCE:

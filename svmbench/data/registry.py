@@ -40,7 +40,7 @@ UCI_NOTE = "UCI Machine Learning Repository (Dua & Graff); CC BY 4.0; cite the d
 IDA_NOTE = (
     "IDA benchmark repository (Raetsch, Onoda & Mueller 2001, Machine Learning 42:287-320). "
     "The repository is offline; realizations 1-10 come from the commit-pinned public copies listed "
-    "in shared/data/MANIFEST.md."
+    "in docs/data-manifest.md."
 )
 
 

@@ -6,10 +6,12 @@ A solver is a function ``solve(provider, y, params) -> SolverResult``: ``provide
 provider's job; timing is the caller's. A solver may also have a form over a list of problems
 (``register_many``), compiled end to end, for the many small class pairs of a grid search.
 
-Status (DESIGN.md "Run record"): a solver says why it stopped (``stop``: its own optimality
-criterion, ``max_iter``, a proof that no solution exists, or no further progress) and measures the
-KKT violation of the point it returns (:mod:`svmbench.solvers.kkt`); :func:`decide_status` turns
-the two into the recorded status, so "converged" always means "KKT holds to ``tolerance``".
+Status (docs/DESIGN.md "Run record"): a solver says why it stopped (the ``reason`` it passes to
+:func:`finish`: its own optimality test, its own published rule that is no KKT test, ``max_iter``,
+a proof that no solution exists, no further progress, or a closed form) and measures the KKT
+violation of the point it returns (:mod:`svmbench.solvers.kkt`); :func:`decide_status` turns the
+two into the recorded status, so "converged" always means "KKT holds to ``tolerance``", and
+:data:`STOP_RECORDED` into the recorded ``stop``.
 """
 
 from dataclasses import dataclass, field
@@ -18,19 +20,29 @@ import numpy as np
 
 from svmbench.kernels.provider import counts
 
-# statuses, as recorded
-CONVERGED, MAX_ITER, INFEASIBLE, STALLED = "converged", "max_iter", "infeasible", "stalled"
-STATUSES = (CONVERGED, MAX_ITER, INFEASIBLE, STALLED)
-SEVERITY = {CONVERGED: 0, MAX_ITER: 1, STALLED: 2, INFEASIBLE: 3}
-# why a solver stopped: its own optimality test passed, or one of the failure statuses
+# statuses, as recorded: "converged" iff KKT holds at the returned point; otherwise the
+# published algorithm stopped by its own rule (no KKT guarantee: not a fault), a closed form was
+# returned, or a fault (the last three)
+CONVERGED, OWN_RULE, CLOSED_FORM = "converged", "own_rule", "closed_form"
+MAX_ITER, STALLED, INFEASIBLE = "max_iter", "stalled", "infeasible"
+STATUSES = (CONVERGED, CLOSED_FORM, OWN_RULE, MAX_ITER, STALLED, INFEASIBLE)
+FAULTS = (MAX_ITER, STALLED, INFEASIBLE)
+SEVERITY = {status: rank for rank, status in enumerate(STATUSES)}
+# why a solver stopped, as it tells finish(): its optimality test (a KKT test) passed; its own
+# published rule (no KKT test) stopped it; max_iter; infeasibility proved; no progress (STALLED);
+# a closed form (no iterations)
 OPTIMAL = "optimal"
-STOPS = (OPTIMAL, MAX_ITER, INFEASIBLE, STALLED)
+STOPS = (OPTIMAL, OWN_RULE, MAX_ITER, INFEASIBLE, STALLED, CLOSED_FORM)
+# the record's ``stop``: an optimality test is the solver's own rule too
+STOP_RECORDED = {OPTIMAL: OWN_RULE, OWN_RULE: OWN_RULE, MAX_ITER: MAX_ITER,
+                 INFEASIBLE: INFEASIBLE, STALLED: "no_progress", CLOSED_FORM: CLOSED_FORM}
 
 
 def decide_status(stop, violation, tolerance):
     """``converged`` when the returned point satisfies KKT to ``tolerance``, whatever the solver
     believed; else why it stopped, where a passed optimality test that KKT contradicts is
-    ``stalled`` (e.g. a step-size rule refusing the steps still needed)."""
+    ``stalled`` (e.g. a step-size rule refusing the steps still needed), while a published rule
+    that is no KKT test (``own_rule``) or a ``closed_form`` is what it is."""
     if stop not in STOPS:
         raise ValueError(f"unknown stop reason {stop!r}; one of {STOPS}")
     if violation <= tolerance:
@@ -40,7 +52,8 @@ def decide_status(stop, violation, tolerance):
 
 def worst_status(statuses):
     """One status for several trainings (e.g. the class pairs of one fit): the worst, in the order
-    converged < max_iter < stalled < infeasible < anything else (e.g. "failed:<reason>")."""
+    of STATUSES (converged < closed_form < own_rule < max_iter < stalled < infeasible), then
+    anything else (e.g. "failed:<reason>")."""
     return max(statuses, key=lambda status: SEVERITY.get(status, len(SEVERITY)))
 
 
@@ -61,6 +74,7 @@ class SolverResult:
     kernel_requested: int
     kernel_computed: int
     trace: dict = field(default_factory=dict)  # optional per-iteration arrays (objective, ...)
+    stop: str = OWN_RULE  # why it stopped, as recorded: a value of STOP_RECORDED
 
 
 def finish(provider, alpha, bias, iterations, reason, objective, violation, tolerance,
@@ -83,7 +97,7 @@ def make_result(alpha, bias, iterations, reason, objective, violation, tolerance
     """The SolverResult of ``alpha`` in sample order, its status decided from ``reason`` and the
     measured ``violation``, with the ``checkpoints``' curve in the trace."""
     if checkpoints is not None:
-        trace["curve"] = checkpoints.points(reason)
+        trace["curve"] = checkpoints.points(STOP_RECORDED[reason])
     return SolverResult(
         alpha=alpha,
         bias=float(bias),
@@ -95,6 +109,7 @@ def make_result(alpha, bias, iterations, reason, objective, violation, tolerance
         kernel_requested=int(requested),
         kernel_computed=int(computed),
         trace=trace,
+        stop=STOP_RECORDED[reason],
     )
 
 

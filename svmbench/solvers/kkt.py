@@ -1,4 +1,4 @@
-"""The KKT check that decides every solver's status (DESIGN.md "Run record": status by an
+"""The KKT check that decides every solver's status (docs/DESIGN.md "Run record": status by an
 absolute KKT check on the returned point), callable from compiled loops and from Python.
 
 Every dual here is min 1/2 a'Qa - 1'a over 0 <= a <= C (C = inf: hard margin), plus y'a = 0 when

@@ -18,7 +18,7 @@ from scipy.linalg import solve_triangular
 
 from svmbench.kernels.provider import kernel_row, kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
-from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver
+from svmbench.solvers.base import CLOSED_FORM, MAX_ITER, OWN_RULE, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
 
 OUTPUTS = ("last", "ensemble", "first")  # rho-SVM f_{T+1}, the ensemble (§3.2), Parzen window f_1
@@ -152,15 +152,17 @@ def relative_gap(rhobar, margins):
 def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter, curve):
     """Algorithm 1 of multiplicative-rho-svm. Returns the last alpha, the ensemble coefficients
     sum_t eta_t alpha_t / sum_t eta_t, traces of eta_t, rho_t, rhobar_t (accepted steps; rhobar
-    has one more entry, the final objective), and whether it stopped by its own test.
-    Checkpoints into ``curve``: rhobar and the relative KKT gap (rhobar - min margin) / rhobar
-    against accepted steps."""
+    has one more entry, the final objective), the margins Q alpha of the last alpha, of the
+    ensemble and of the first alpha (1/m: the Parzen window), and whether it stopped by its own
+    rule (step 8 or eta_t = 0). Checkpoints into ``curve``: rhobar and the relative KKT gap
+    (rhobar - min margin) / rhobar against accepted steps."""
     m = provider.diag.shape[0]
     alpha = np.full(m, 1.0 / m)  # step 2
     margins = np.empty(m)  # y_i f_t(x_i) = (Q alpha_t)_i
     q_times(provider, factor, alpha, margins)
     rhobar = alpha @ margins
-    ensemble = np.zeros(m)
+    first_margins = margins.copy()
+    ensemble, ensemble_margins = np.zeros(m), np.zeros(m)
     etas, rhos, rhobars = [0.0][:0], [0.0][:0], [rhobar]  # [0.0][:0]: an empty list of floats
     trial, trial_margins = np.empty(m), np.empty(m)
     eps = eps_first
@@ -185,6 +187,7 @@ def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter, curve):
                 if eta == np.inf:
                     eta = 1.0 / eps_min  # weight of this member in the ensemble; a rare corner
                 ensemble += eta * alpha
+                ensemble_margins += eta * margins
                 etas.append(eta)
                 rhos.append(rho)
                 alpha, trial = trial, alpha
@@ -200,10 +203,12 @@ def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter, curve):
     eta_sum = np.sum(np.array(etas))
     if eta_sum > 0.0:
         ensemble /= eta_sum
+        ensemble_margins /= eta_sum
     else:
         ensemble[:] = 1.0 / m
+        ensemble_margins[:] = first_margins
     return (alpha, ensemble, np.array(etas), np.array(rhos), np.array(rhobars), margins,
-            converged)
+            ensemble_margins, first_margins, converged)
 
 
 @njit(cache=True)
@@ -277,15 +282,20 @@ def solve_rho_svm(provider, y, params):
         raise ValueError(f"need 0 < eps <= eps_first < 1 (got eps={eps}, eps_first={eps_first})")
     checkpoints = Checkpoints()  # the low-rank factor's time and rows count
     factor, pivots, lowrank_error = _low_rank_factor(provider, params)
-    alpha, ensemble, etas, rhos, rhobars, margins, converged = rho_svm_loop(
-        provider, factor, eps, eps_first, int(params.get("max_iter", -1)), checkpoints.array)
+    alpha, ensemble, etas, rhos, rhobars, margins, ensemble_margins, first_margins, converged = \
+        rho_svm_loop(provider, factor, eps, eps_first, int(params.get("max_iter", -1)),
+                     checkpoints.array)
     first = np.full_like(alpha, 1.0 / alpha.shape[0])
-    chosen = on_pivots({"last": alpha, "ensemble": ensemble, "first": first}[output], factor,
-                       pivots, y)
-    # KKT (5) of min a'Qa on the simplex: every margin (Qa)_i >= rhobar = a'Qa; the relative gap
-    # is checked against eps (a stop by the eps rule short of it is "stalled")
-    return finish(provider, chosen, 0.0, etas.shape[0], OPTIMAL if converged else MAX_ITER,
-                  rhobars[-1], relative_gap(rhobars[-1], margins), eps, checkpoints, eta=etas,
+    returned, returned_margins = {"last": (alpha, margins), "ensemble": (ensemble, ensemble_margins),
+                                  "first": (first, first_margins)}[output]
+    # KKT (5) of min a'Qa on the simplex at the returned point: every margin (Qa)_i >= a'Qa; the
+    # relative gap is checked against eps. Step 8 (eps_t < eps) is the paper's own rule, no KKT
+    # test: a stop by it short of the gap is "own_rule", the Parzen window f_1 "closed_form"
+    objective = returned @ returned_margins
+    reason = CLOSED_FORM if output == "first" else OWN_RULE if converged else MAX_ITER
+    return finish(provider, on_pivots(returned, factor, pivots, y), 0.0,
+                  0 if output == "first" else etas.shape[0], reason, objective,
+                  relative_gap(objective, returned_margins), eps, checkpoints, eta=etas,
                   rho=rhos, rhobar=rhobars, alpha_last=alpha, alpha_ensemble=ensemble,
                   margins=margins, rank=factor.shape[1], lowrank_trace_error=lowrank_error)
 
