@@ -38,7 +38,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 
 def leaderboard_folder(folder):
-    """A leaderboard folder as the leaderboard helper writes one: a table that shows an SVG,
+    """A leaderboard folder as experiments/leaderboard.py writes one: a table that shows an SVG,
     and a PNG curve in a subfolder."""
     import matplotlib
 
@@ -159,9 +159,9 @@ def listed_commands(path):
 def stored_outcome(cell_folder):
     """'run', 'failed' or 'not run' from a cell's record files, read directly."""
     statuses = [json.loads(p.read_text())["status"] for p in cell_folder.glob("fold-*.json")]
-    if not statuses or set(statuses) == {"unsuitable"}:  # CONTRACTS.md: the solver cannot
-        return "not run"                                  # take the data set
-    finished = ("converged", "max_iter", "stalled", "infeasible")
+    if not statuses or set(statuses) == {"unsuitable"}:  # the solver cannot take the data set
+        return "not run"
+    finished = ("converged", "own_rule", "closed_form", "max_iter", "stalled", "infeasible")
     return "run" if all(s in finished for s in statuses) else "failed"
 
 

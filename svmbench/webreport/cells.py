@@ -8,19 +8,21 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from svmbench.capabilities import UNSUITABLE
+from svmbench.status import record_status as status_fields
 from svmbench.store import FINISHED
 
 NOT_RUN = "not run"
 FAILED = "failed"
 RUN = "run"
-# CONTRACTS.md (i29a): a solver that cannot take the data set leaves one record with this status
-# and `unsuitable_reason`; neither finished nor failed, the cell is not run, for that reason
-UNSUITABLE = "unsuitable"
+# a solver that cannot take the data set leaves one record with status UNSUITABLE and
+# `unsuitable_reason` (svmbench.capabilities); neither finished nor failed, the cell is not run
 
 
 def record_status(record):
-    """A record's status: the one place that knows the field's name."""
-    return str(record.get("status", "not recorded"))
+    """A record's status as svmbench.status reads it (old records' words mapped to today's): the
+    one place that reads the field."""
+    return str(status_fields(record)["status"] or "not recorded")
 
 
 @dataclass
