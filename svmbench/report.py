@@ -26,6 +26,7 @@ from svmbench.analysis.stats import paired_t_test, wilcoxon_signed_rank
 from svmbench.analysis.tables import mean_std_table, to_markdown
 from svmbench.render import sources
 from svmbench.runner import CONF_DIR
+from svmbench.capabilities import UNSUITABLE
 from svmbench.store import FINISHED, ResultStore
 
 METRICS = ["accuracy", "n_sv", "kernel_computed", "train_time_s"]
@@ -132,7 +133,7 @@ def render(store_dir, experiment=None, compare=None):
     if not ok.empty:
         ok["algorithm"] = settings_labels(ok)
     flagged = not_converged(records)
-    failed = bool((~records["status"].isin(FINISHED)).any())
+    failed = bool((~records["status"].isin((*FINISHED, UNSUITABLE))).any())  # unsuitable: no fault
     parts = []
     if ok.empty:
         parts.append(f"No finished records in {store_dir}{scope}: every cell failed.")
