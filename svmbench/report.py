@@ -24,9 +24,9 @@ from omegaconf import OmegaConf
 
 from svmbench.analysis.stats import paired_t_test, wilcoxon_signed_rank
 from svmbench.analysis.tables import mean_std_table, to_markdown
+from svmbench.capabilities import UNSUITABLE
 from svmbench.render import sources
 from svmbench.runner import CONF_DIR
-from svmbench.capabilities import UNSUITABLE
 from svmbench.store import FINISHED, ResultStore
 
 METRICS = ["accuracy", "n_sv", "kernel_computed", "train_time_s"]
