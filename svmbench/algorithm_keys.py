@@ -29,18 +29,21 @@ class UnknownKeyError(ValueError):
 
 
 @functools.cache
-def algorithm_keys():
-    """{algorithm name: the keys it has (without ``name``)}, one entry per conf/algorithm file
-    and per installed solver of another package."""
+def configured_keys():
+    """{algorithm name: the keys it has (without ``name``)}, one entry per conf/algorithm file."""
     keys = {}
     for path in sorted((CONF_DIR / "algorithm").glob("*.yaml")):
         configured = set(OmegaConf.load(path)) - {"name"}
         estimator = ESTIMATORS.get(path.stem)
         accepted = set(inspect.signature(estimator).parameters) if estimator else set()
         keys[path.stem] = frozenset(configured | accepted)
-    for name, config in plugin_configs().items():
-        keys[name] = frozenset(config) - {"name"}
     return keys
+
+
+def algorithm_keys():
+    """:func:`configured_keys` and those of every solver of another package installed now."""
+    plugged = {name: frozenset(config) - {"name"} for name, config in plugin_configs().items()}
+    return {**configured_keys(), **plugged}
 
 
 def store_algorithm_keys():

@@ -7,7 +7,7 @@ from hydra import compose, initialize_config_dir
 
 from svmbench.analysis.curves import AXES, convergence_figure, curves_of, suboptimality, summary
 from svmbench.runner import CONF_DIR, run_cell
-from svmbench.solvers.base import OPTIMAL
+from svmbench.solvers.base import OWN_RULE
 from svmbench.solvers.checkpoints import COLUMNS, MAX_POINTS
 
 VOLATILE = ("train_time_s", "cpu_time_s", "predict_time_s", "timestamp_utc", "run_id")
@@ -33,7 +33,7 @@ def test_curves_true_adds_the_checkpoints_and_changes_nothing_else(tmp_path):
     for pair in range(3):
         points = [point for point in curve if point["pair"] == pair]
         assert set(COLUMNS) <= set(points[0]) and len(points) <= MAX_POINTS
-        assert points[-1]["stop"] == OPTIMAL and points[0]["iteration"] == 0
+        assert points[-1]["stop"] == OWN_RULE and points[0]["iteration"] == 0
     assert sum(p["iteration"] for p in curve if "stop" in p) == with_curve["iterations"]
     assert sum(p["kernel_computed"] for p in curve if "stop" in p) == \
         with_curve["kernel_computed"]
@@ -60,4 +60,4 @@ def test_the_figure_draws_each_problems_solvers_against_the_best_objective(tmp_p
     assert suboptimality([best], best)[0] > 0  # the best point is drawn, at the floor
     table = summary(records).set_index("algorithm")
     assert table.loc["libsvm", "points"] == 0 and table.loc["smo_wss2", "points"] > 1
-    assert table.loc["gs_svm", "stop"] == OPTIMAL
+    assert table.loc["gs_svm", "stop"] == OWN_RULE
