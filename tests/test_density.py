@@ -36,6 +36,9 @@ def test_column_density_is_the_share_of_points_a_column_walk_touches():
     assert make_points(X)[0].shape == (4, 3) and dense_share <= 0.75
     sparse = sp.csr_matrix(np.eye(4))  # column density 1/4
     assert make_points(sparse)[0].shape == (0, 0) and dense_share > 0.25
+    wide = sp.hstack([sp.csr_matrix(np.ones((4, 1))), sp.csr_matrix((4, 20))]).tocsr()
+    assert column_density(wide) == 1.0  # but 4 of 84 entries nonzero: kept sparse
+    assert make_points(wide)[0].shape == (0, 0)
 
 
 @settings(max_examples=40, deadline=None)
@@ -50,7 +53,8 @@ def test_dense_enough_sparse_rows_equal_the_sparse_fillers_rows(seed, n, d, dens
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(kernel_math, "DENSE_MIN_COLUMN_DENSITY", np.inf)
         sparse = make_provider(X, kernel, cache_mb=0, **PARAMS[kernel])
-    expect_dense = column_density(X) >= kernel_math.DENSE_MIN_COLUMN_DENSITY
+    expect_dense = (column_density(X) >= kernel_math.DENSE_MIN_COLUMN_DENSITY
+                    and X.nnz >= kernel_math.DENSE_MIN_DENSITY * n * d)
     assert (densified.points[0].shape[0] > 0) == expect_dense
     assert sparse.points[0].shape == (0, 0)
     np.testing.assert_array_equal(densified.diag, sparse.diag)
@@ -77,13 +81,14 @@ def fit_summary(X, y, name, threads):
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return (model.n_iter_.tolist(), model.kernel_requested_, model.kernel_computed_,
-            model.support_.tolist(), model.dual_coef_, model.intercept_)
+            model.support_.tolist(), model.dual_coef_, model.intercept_,
+            model.decision_function(X[:40]))
 
 
 def assert_same_fit(a, b):
     assert a[:4] == b[:4]
-    np.testing.assert_array_equal(a[4], b[4])
-    np.testing.assert_array_equal(a[5], b[5])
+    for got, expected in zip(a[4:], b[4:]):
+        np.testing.assert_array_equal(got, expected)
 
 
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
@@ -92,8 +97,8 @@ def assert_same_fit(a, b):
        st.sampled_from(["smo_wss2", "gs_svm"]))
 def test_fits_equal_across_containers_and_thread_counts(seed, n, d, name):
     """smo_wss2 and GS-SVM on a dense-enough CSR matrix: the same iterations, kernel counts,
-    support and coefficients as on the matrix kept sparse, and on 2 threads as on 1 (rows split
-    among threads from 1024 entries, so that these problems' rows are split)."""
+    support, coefficients and decision values as on the matrix kept sparse, and on 2 threads as
+    on 1 (rows split among threads from 1024 entries, so that these problems' rows are split)."""
     X = dense_enough_csr(seed, n, d, 0.8)
     y = np.where(X[:, 0].toarray().ravel() + 0.3 * X[:, 1].toarray().ravel() > 0, 1, -1)
     y[:2] = (1, -1)

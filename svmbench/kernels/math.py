@@ -34,11 +34,16 @@ KERNEL_KINDS = {"linear": LINEAR, "poly": POLY, "rbf": RBF}
 # 0.79, 1.60, 1.76, 2.03; 100 features 0.72, 0.97, 1.00, 1.08; 300 features 0.65, 0.87, 0.99,
 # 1.07. ijcnn1 as CSR (13 of 22 features, column density 0.93): 17.1 ns vs 4.8 ns an entry.
 DENSE_MIN_COLUMN_DENSITY = 0.5
+# ... and when its dense copy stays small: at least this share of its entries nonzero (a few
+# frequent features among very many rare ones make the column density high but the dense copy
+# huge)
+DENSE_MIN_DENSITY = 0.25
 
 
 def make_points(X):
     """Bundle a dense array or a scipy sparse matrix into the points tuple used by compiled code:
-    a sparse matrix whose column_density reaches DENSE_MIN_COLUMN_DENSITY is bundled densely,
+    a sparse matrix whose column_density reaches DENSE_MIN_COLUMN_DENSITY (and whose density
+    DENSE_MIN_DENSITY) is bundled densely,
     keeping the squared norms summed over its nonzeros, so that its kernel values are those of
     the sparse bundle bit for bit (both sum the same products in feature order; a dense array's
     norms come from einsum and may differ from those in the last bit)."""
@@ -48,7 +53,8 @@ def make_points(X):
     csr = sp.csr_matrix(X, dtype=np.float64)
     csr.sum_duplicates()
     sqnorm = np.asarray(csr.multiply(csr).sum(axis=1), dtype=np.float64).ravel()
-    if column_density(csr) >= DENSE_MIN_COLUMN_DENSITY:
+    if (column_density(csr) >= DENSE_MIN_COLUMN_DENSITY
+            and csr.nnz >= DENSE_MIN_DENSITY * csr.shape[0] * csr.shape[1]):
         return _dense_points(csr.toarray(), sqnorm)
     return (np.zeros((0, 0)), *_sparse_arrays(csr), sqnorm, *_sparse_arrays(csr.tocsc()))
 
