@@ -1,21 +1,36 @@
-"""Benchmark (not a test): every solver against scikit-learn's SVC and Intel's oneDAL SVC, one run.
+"""Benchmark matrix (not a test): every solver against scikit-learn's SVC and Intel's oneDAL SVC
+over a 3 x 3 grid of (C, gamma) per data set, one run.
+
+Data sets: the Adult and Web sets and ijcnn1 as before, plus two multiclass sets (letter,
+pendigits; features scaled to [-1, 1] on the training part, as LIBSVM's .scale files). Each set
+has a centre (C, gamma) (SETTINGS: the paper's or a standard setting) and is run at its 9 points
+C x {1/4, 1, 4} times gamma x {1/4, 1, 4}. GS-SVM has no C: it runs once per gamma (its own
+gamma, gs-svm-tnn2008 Table I's theta, scaled the same way) and its fit stands in every C of
+that gamma.
 
 Contenders, fitted in turn within each repetition (interleaved, so a load change hits them all):
 scikit-learn's SVC (LIBSVM, one thread), scikit-learn-intelex's SVC when installed (oneDAL, its
-own threads; ``pip install -e '.[peers]'``), and each of our solvers of the same C-SVM dual
-(the SMO variants, Rosen's projection) and GS-SVM, at 1 numba thread and at all cores. Same C,
-gamma, tol 1e-3, shrinking and cache for all; GS-SVM (no C) takes gs-svm-tnn2008 Table I's theta.
-Each cell is the median over ``--repeats`` fits of the wall time and of the process CPU time
-(all threads), with the SV count, iterations and test accuracy of the last fit beside it; ratios
-are SVC's time over the contender's (> 1: faster than SVC), wall and CPU apart. numba is warmed
-first and one untimed round of fits comes before the timed ones (a process's first touch of its
-memory costs page faults that later fits do not pay: smo_wss2 on a8a, 2.2 s of system time in
-the first fit, 0.05 s after), so times are training only; ours include building the Q-matrix.
-Solvers slower than hours on the large sets run on the sets up to their size limit (SIZE_LIMITS);
-their other rows say so.
+own threads: all cores), and each of our solvers at 1 numba thread and at all cores. Same C,
+gamma, tol 1e-3, shrinking and cache for all. A cell is the median over ``--repeats`` fits of the
+wall time and of the process CPU time (all threads), with the SV count, accuracy, iterations and
+kernel counts of the last fit. The first cell of a set is preceded by an untimed round (a
+process's first touch of its memory costs page faults that later fits do not pay).
 
-    python experiments/bench.py [--datasets a1a a4a w7a a8a w8a ijcnn1] [--repeats 5]
-        [--solvers smo_wss2 smo_mod2 ...] [--max-train N] [--output PATH]
+Per cell, ours: ``ns/K1``, the fit's CPU time (1 thread: its work, whatever the load) per
+computed kernel entry (K1), and ``rows %``, an estimate of the share of that fit spent computing
+kernel rows: K1 times the time per entry of full rows of the set at that gamma (calibrated once
+per cell and gamma, cache off, 1 thread, best of 3 wall) over the fit's CPU time. A share near
+100 % means the fit is at the row engine's bound.
+
+Slow solvers have no size limit; a cell whose first fit exceeds the time budget (``--budget``)
+is not repeated and is marked "over budget", and the solver's larger cells of that set are not
+run (said so in the table). Summary per solver: geometric mean and worst cell of the ratios
+against SVC (CPU time, 1 thread), against oneDAL (wall time at all cores) and of our 1-thread
+over our all-core wall time; cells whose SV count differs by more than 2.5 % from the peer's, or
+whose accuracy by more than 0.1 point, are counted.
+
+    python experiments/bench.py [--scale full|quick] [--datasets ...] [--solvers ...]
+        [--repeats N] [--max-train N] [--budget S] [--output PATH]
 
 The script imports the installed svmbench (an editable install: the main checkout); to bench
 another checkout, e.g. a worktree at a clean commit, run it with PYTHONPATH set to that checkout.
@@ -23,8 +38,10 @@ The table's last line names the commit of the code it imported (+dirty: uncommit
 """
 
 import argparse
+import math
 import os
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,44 +49,54 @@ from pathlib import Path
 import numba
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 from sklearn.svm import SVC
 
 from svmbench.algorithms import build_estimator
 from svmbench.analysis.tables import Table, provenance, to_markdown
 from svmbench.data import load_dataset
+from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
 from svmbench.runner import warm_up
 
-OUTPUT = Path(__file__).resolve().parent.parent / "results" / "bench" / "solvers_vs_svc.md"
-DATASETS = ["a1a", "a4a", "w7a", "a8a", "w8a", "ijcnn1"]
+ROOT = Path(__file__).resolve().parent.parent
+# data set -> (C, gamma, GS-SVM's gamma, scaled to [-1, 1]): Adult and Web gs-svm-tnn2008
+# Tables I-II; ijcnn1, letter and pendigits chosen for this benchmark
+SETTINGS = {
+    "a1a": (2.0, 0.05, 0.05, False), "a4a": (2.0, 0.05, 0.05, False),
+    "a8a": (2.0, 0.05, 0.05, False), "w7a": (4.0, 0.05, 0.10, False),
+    "w8a": (4.0, 0.05, 0.10, False), "ijcnn1": (32.0, 2.0, 2.0, False),
+    "letter": (8.0, 2.0, 2.0, True), "pendigits": (8.0, 0.5, 0.5, True),
+}
+FACTORS = (0.25, 1.0, 4.0)
 SOLVERS = ["smo_wss2", "smo_mod2", "smo_mod1", "smo_platt", "rosen", "gs_svm"]
-# largest training set each slow solver is timed on (Keerthi's and Platt's loops fetch two rows
-# over I0 or all samples per step without shrinking; Rosen projects on the whole free set): one
-# a8a fit of smo_mod1 took more than an hour here
-SIZE_LIMITS = {"smo_mod2": 5000, "smo_mod1": 5000, "smo_platt": 5000, "rosen": 5000}
+SCALES = {
+    "full": {"datasets": ["a1a", "a4a", "w7a", "a8a", "w8a", "ijcnn1", "letter", "pendigits"],
+             "repeats": 3, "max_train": None, "max_test": None, "budget": 600.0,
+             "output": ROOT / "results" / "bench" / "matrix.md"},
+    "quick": {"datasets": ["a1a", "w7a", "ijcnn1", "letter", "pendigits"], "repeats": 1,
+              "max_train": 300, "max_test": 1000, "budget": 30.0,
+              "output": ROOT / "results" / "quick" / "bench" / "matrix.md"},
+}
 CACHE_MB = 1024.0
 TOL = 1e-3
-
-
-def settings(dataset):
-    """(C, gamma, GS-SVM's gamma): gs-svm-tnn2008 Tables I-II on Adult and Web; ijcnn1 (no paper
-    setting here) C = 32, gamma = 2, chosen for this benchmark."""
-    if dataset.startswith("w"):
-        return 4.0, 0.05, 0.10
-    if dataset.startswith("a"):
-        return 2.0, 0.05, 0.05
-    return 32.0, 2.0, 2.0
+SVC_LABEL, ONEDAL_LABEL = "SVC (LIBSVM)", "oneDAL SVC"
+SV_TOLERANCE, ACCURACY_TOLERANCE = 0.025, 0.1  # equal results: relative SV count, points
+CALIBRATION_ROWS = 20
 
 
 @dataclass
 class Contender:
     label: str
+    solver: str  # our solver's name, or the peer's label
     make: object  # () -> unfitted estimator
-    threads: int | None = None  # numba threads while it fits; None: not ours
+    threads: int | None = None  # numba threads while it fits; None: a peer
     walls: list = field(default_factory=list)
     cpus: list = field(default_factory=list)
     fitted: object = None
+    over_budget: bool = False
 
 
 def peer_svc(C, gamma):
@@ -81,40 +108,59 @@ def peer_svc(C, gamma):
     return lambda: OneDalSVC(C=C, gamma=gamma, tol=TOL, shrinking=True, cache_size=CACHE_MB)
 
 
-def contenders(dataset, n, solvers, all_cores):
-    """The peers and each of ``solvers`` within its size limit at 1 and ``all_cores`` threads;
-    plus the solvers left out for the size of the set."""
-    C, gamma, gs_gamma = settings(dataset)
-    found = [Contender("SVC (LIBSVM)", lambda: SVC(C=C, gamma=gamma, tol=TOL, shrinking=True,
-                                                   cache_size=CACHE_MB))]
+def grid(dataset):
+    """The set's 9 points (C, gamma, GS-SVM's gamma), C varying fastest."""
+    C, gamma, gs_gamma, _ = SETTINGS[dataset]
+    return [(C * c, gamma * g, gs_gamma * g) for g in FACTORS for c in FACTORS]
+
+
+def contenders(point, solvers, all_cores, skipped):
+    """The peers and each of ``solvers`` not in ``skipped`` at 1 and ``all_cores`` threads."""
+    C, gamma, gs_gamma = point
+    found = [Contender(SVC_LABEL, SVC_LABEL, lambda: SVC(C=C, gamma=gamma, tol=TOL,
+                                                         shrinking=True, cache_size=CACHE_MB))]
     onedal = peer_svc(C, gamma)
     if onedal is not None:
-        found.append(Contender("sklearnex SVC (oneDAL)", onedal))
-    too_large = [name for name in solvers if n > SIZE_LIMITS.get(name, n)]
+        found.append(Contender(ONEDAL_LABEL, ONEDAL_LABEL, onedal))
     for name in solvers:
-        if name in too_large:
+        if name in skipped:
             continue
         params = {"name": name, "gamma": gs_gamma if name == "gs_svm" else gamma,
                   "cache_mb": CACHE_MB}
         if name != "gs_svm":
             params.update(C=C, tol=TOL)
         for threads in sorted({1, all_cores}):
-            found.append(Contender(f"{name} ({threads} thr)",
+            found.append(Contender(f"{name} ({threads} thr)", name,
                                    lambda p=params: build_estimator(p), threads))
-    return found, too_large
+    return found
+
+
+def load(dataset, max_train, max_test):
+    """Training and test parts (multiclass sets scaled to [-1, 1] on the training part), cut to
+    stratified samples of ``max_train`` and ``max_test`` (seed 0) when given."""
+    data = load_dataset(dataset)
+    X, y, X_test, y_test = data.X_train, data.y_train, data.X_test, data.y_test
+    if SETTINGS[dataset][3]:
+        scaler = (MaxAbsScaler() if sp.issparse(X) else MinMaxScaler((-1, 1))).fit(X)
+        X, X_test = scaler.transform(X), scaler.transform(X_test)
+    X, y = subsample(X, y, max_train)
+    X_test, y_test = subsample(X_test, y_test, max_test)
+    return X, y, X_test, y_test
 
 
 def subsample(X, y, count):
-    """A stratified sample of ``count`` training samples (seed 0), or all when count is None."""
-    if count is None:
+    """A stratified sample of ``count`` samples (seed 0), or all when count is None or more."""
+    if count is None or count >= y.shape[0]:
         return X, y
-    keep, _ = train_test_split(np.arange(y.shape[0]), train_size=count, stratify=y, random_state=0)
+    keep, _ = train_test_split(np.arange(y.shape[0]), train_size=count, stratify=y,
+                               random_state=0)
     keep.sort()
     return X[keep], y[keep]
 
 
-def timed_fit(contender, X, y, all_cores, keep=True):
-    """Fit once; keep the wall and CPU time unless it is the untimed warm-up round."""
+def timed_fit(contender, X, y, all_cores, budget, keep=True):
+    """Fit once; keep the wall and CPU time unless it is an untimed round; a first timed fit
+    longer than ``budget`` seconds marks our contender over budget (the peers have none)."""
     numba.set_num_threads(contender.threads or all_cores)
     estimator = contender.make()
     wall, cpu = time.perf_counter(), time.process_time()
@@ -122,94 +168,238 @@ def timed_fit(contender, X, y, all_cores, keep=True):
     if keep:
         contender.walls.append(time.perf_counter() - wall)
         contender.cpus.append(time.process_time() - cpu)
+        contender.over_budget = contender.threads is not None and contender.walls[-1] > budget
     contender.fitted = estimator
     numba.set_num_threads(all_cores)
 
 
-def bench_dataset(dataset, solvers, repeats, max_train, all_cores):
-    """One table row per contender: medians of wall and CPU time, ratios to SVC (and to oneDAL's
-    SVC when it ran), SV, accuracy; and the solvers left out for the size of the set."""
-    data = load_dataset(dataset)
-    X, y = subsample(data.X_train, data.y_train, max_train)
-    entrants, too_large = contenders(dataset, X.shape[0], solvers, all_cores)
-    for round_ in range(repeats + 1):  # round 0: untimed warm-up
-        for contender in entrants:
-            timed_fit(contender, X, y, all_cores, keep=round_ > 0)
-    peers = {contender.label: (statistics.median(contender.walls),
-                               statistics.median(contender.cpus))
-             for contender in entrants if contender.threads is None}
+def row_time_per_entry(X, gamma, all_cores):
+    """Seconds per kernel entry of full rows of X at gamma (cache off, 1 thread, best of 3)."""
+    numba.set_num_threads(1)
+    provider = make_provider(X, "rbf", gamma=gamma, cache_mb=0)
+    n = X.shape[0]
+    out, positions = np.empty(n), np.linspace(0, n - 1, CALIBRATION_ROWS).astype(np.int64)
+    best = math.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        for position in positions:
+            kernel_row_once(provider, position, n, out)
+        best = min(best, time.perf_counter() - start)
+    numba.set_num_threads(all_cores)
+    return best / (CALIBRATION_ROWS * n)
+
+
+def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits):
+    """One cell's rows: a row per contender. GS-SVM is fitted at the first C of its gamma and
+    its fits stand in for the other C (``gs_fits``, by GS-SVM's gamma)."""
+    X, y, X_test, y_test = data
+    entrants = contenders(point, args.solvers, all_cores, skipped)
+    fitted = [c for c in entrants if not (c.solver == "gs_svm" and (point[2], c.threads)
+                                           in gs_fits)]
+    rounds = range(args.repeats + 1) if warm else range(1, args.repeats + 1)
+    for round_ in rounds:
+        for contender in fitted:
+            if round_ > 1 and contender.over_budget:
+                continue
+            timed_fit(contender, X, y, all_cores, args.budget, keep=round_ > 0)
+    for contender in entrants:
+        key = (point[2], contender.threads)
+        if contender.solver == "gs_svm":
+            contender.walls, contender.cpus, contender.fitted = gs_fits.setdefault(
+                key, (contender.walls, contender.cpus, contender.fitted))
+    row_seconds = {}
     rows = []
     for contender in entrants:
-        wall, cpu = statistics.median(contender.walls), statistics.median(contender.cpus)
         model = contender.fitted
-        ratios = {}
-        for label, short in (("SVC (LIBSVM)", "SVC"), ("sklearnex SVC (oneDAL)", "oneDAL")):
-            if label in peers:
-                ratios[f"{short}/ours wall"] = peers[label][0] / wall
-                ratios[f"{short}/ours CPU"] = peers[label][1] / cpu
-        rows.append({
-            "dataset": dataset, "n": X.shape[0], "contender": contender.label,
-            "wall s": wall, "CPU s": cpu, **ratios,
-            "SV": len(model.support_),
-            "iter": int(np.sum(getattr(model, "n_iter_", [np.nan]))),
-            "test acc %": 100.0 * float(np.mean(model.predict(data.X_test) == data.y_test)),
-        })
-    return rows, too_large
+        computed = getattr(model, "kernel_computed_", None)
+        wall = statistics.median(contender.walls)
+        row = {"dataset": dataset, "n": X.shape[0], "C": point[0], "gamma": point[1],
+               "contender": contender.label, "solver": contender.solver,
+               "threads": contender.threads, "wall s": wall,
+               "CPU s": statistics.median(contender.cpus), "SV": len(model.support_),
+               "test acc %": 100.0 * float(np.mean(model.predict(X_test) == y_test)),
+               "iter": int(np.sum(getattr(model, "n_iter_", [np.nan]))),
+               "K1": computed, "K2": getattr(model, "kernel_requested_", None),
+               "note": f"over budget, {len(contender.walls)} fit(s)" if contender.over_budget
+               else ""}
+        if computed and contender.threads == 1:
+            gamma = point[2] if contender.solver == "gs_svm" else point[1]
+            if gamma not in row_seconds:
+                row_seconds[gamma] = row_time_per_entry(X, gamma, all_cores)
+            row["ns/K1"] = 1e9 * row["CPU s"] / computed
+            row["rows %"] = 100.0 * computed * row_seconds[gamma] / row["CPU s"]
+        rows.append(row)
+    skipped.update(c.solver for c in entrants if c.over_budget and c.threads is not None)
+    return rows
+
+
+def bench_dataset(dataset, args, all_cores):
+    """Every cell of the set's grid, in grid order; solvers over budget skip the rest."""
+    data = load(dataset, args.max_train, args.max_test)
+    skipped, gs_fits, rows, left_out = set(), {}, [], {}
+    for index, point in enumerate(grid(dataset)):
+        before = set(skipped)
+        rows += run_cell(dataset, point, data, args, all_cores, skipped, index == 0, gs_fits)
+        for solver in skipped - before:
+            left_out[solver] = point
+    return rows, left_out
+
+
+def ratio_summary(frame, all_cores):
+    """Per solver: geometric mean and worst of SVC CPU / ours CPU at 1 thread, oneDAL wall /
+    ours wall at all cores, ours 1 thread / all cores wall; and the cells whose SV count or
+    accuracy differs from oneDAL's (SVC's without oneDAL) beyond the tolerances."""
+    cell = ["dataset", "C", "gamma"]
+    peers = {label: frame[frame.contender == label].set_index(cell)
+             for label in (SVC_LABEL, ONEDAL_LABEL) if (frame.contender == label).any()}
+    reference = peers.get(ONEDAL_LABEL, peers[SVC_LABEL])
+    ours = frame[frame.threads.notna()]
+    summary = []
+    for solver, runs in ours.groupby("solver", sort=False):
+        one = runs[runs.threads == 1].set_index(cell)
+        many = runs[runs.threads == all_cores].set_index(cell)
+        ratios = {"SVC CPU / ours CPU, 1 thr": peers[SVC_LABEL]["CPU s"] / one["CPU s"],
+                  f"ours 1 thr / ours {all_cores} thr, wall": one["wall s"] / many["wall s"]}
+        if ONEDAL_LABEL in peers:
+            ratios[f"oneDAL / ours wall, {all_cores} thr"] = (peers[ONEDAL_LABEL]["wall s"]
+                                                             / many["wall s"])
+        entry = {"solver": solver, "cells": len(one)}
+        for name, values in ratios.items():
+            values = values.dropna()
+            entry[f"{name}: geo mean"] = float(np.exp(np.mean(np.log(values))))
+            entry[f"{name}: worst"] = float(values.min())
+        matched = reference.reindex(one.index)
+        entry["SV off"] = int(np.sum(np.abs(one["SV"] / matched["SV"] - 1) > SV_TOLERANCE))
+        entry["acc off"] = int(np.sum(np.abs(one["test acc %"] - matched["test acc %"])
+                                      > ACCURACY_TOLERANCE))
+        summary.append(entry)
+    return pd.DataFrame(summary).set_index("solver")
+
+
+def speedups(frame, all_cores, solvers=("smo_wss2", "gs_svm"), large=20000):
+    """Our 1-thread over all-core wall time: geometric mean on ijcnn1 and over the sets with
+    n >= ``large``, per solver (NaN where no such cell ran)."""
+    found = {}
+    for solver in solvers:
+        runs = frame[frame.solver == solver]
+        one = runs[runs.threads == 1].set_index(["dataset", "C", "gamma"])["wall s"]
+        many = runs[runs.threads == all_cores].set_index(["dataset", "C", "gamma"])["wall s"]
+        ratio = (one / many).dropna()
+        sets = ratio.index.get_level_values(0)
+        sizes = frame.groupby("dataset")["n"].first().reindex(sets).to_numpy()
+        for label, mask in (("ijcnn1", sets == "ijcnn1"), (f"n >= {large}", sizes >= large)):
+            chosen = ratio[mask]
+            found[(solver, label)] = float(np.exp(np.mean(np.log(chosen)))) if len(chosen) \
+                else math.nan
+    return found
+
+
+def headline(summary, speeds, all_cores):
+    """The issue's targets' figures, one line each."""
+    lines = []
+    onedal = f"oneDAL / ours wall, {all_cores} thr"
+    for solver, (mean_target, worst_target) in (("smo_wss2", (2.0, 1.0)), ("gs_svm", (3.0, 1.5))):
+        if solver in summary.index and f"{onedal}: geo mean" in summary:
+            row = summary.loc[solver]
+            lines.append(f"- {solver} vs oneDAL, wall at {all_cores} threads: geometric mean "
+                         f"{row[f'{onedal}: geo mean']:.2f} (target >= {mean_target:g}), worst "
+                         f"{row[f'{onedal}: worst']:.2f} (target >= {worst_target:g}); cells "
+                         f"with SV count off > 2.5 %: {row['SV off']}, accuracy off > 0.1 pt: "
+                         f"{row['acc off']}")
+    for (solver, label), value in speeds.items():
+        target = 1.6 if label == "ijcnn1" else 1.4
+        lines.append(f"- {solver}, 1 thread / {all_cores} threads wall, {label}: geometric mean "
+                     f"{value:.2f} (target >= {target:g})")
+    return "\n".join(lines)
+
+
+def cell_table(rows):
+    values = pd.DataFrame(rows).drop(columns=["dataset", "n", "solver", "threads"])
+    values["C"] = values["C"].map("{:g}".format)
+    values["gamma"] = values["gamma"].map("{:g}".format)
+    values = values.set_index("contender")
+    return Table(values, formats={"SV": "{:.0f}", "iter": "{:.0f}", "test acc %": "{:.2f}",
+                                  "K1": "{:.4g}", "K2": "{:.4g}", "rows %": "{:.0f}",
+                                  "ns/K1": "{:.3g}"}, default_format="{:.3g}")
 
 
 def load_average():
     return "/".join(f"{v:.1f}" for v in os.getloadavg())
 
 
-def main(argv=None):
+def parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=DATASETS)
+    parser.add_argument("--scale", choices=sorted(SCALES), default="full")
+    parser.add_argument("--datasets", nargs="+")
     parser.add_argument("--solvers", nargs="+", default=SOLVERS)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--max-train", type=int, default=None,
-                        help="train on a stratified sample of N (a quick check of the script)")
-    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--repeats", type=int)
+    parser.add_argument("--max-train", type=int,
+                        help="train on a stratified sample of N (the quick scale: 300)")
+    parser.add_argument("--max-test", type=int,
+                        help="test on a stratified sample of N (the quick scale: 1000)")
+    parser.add_argument("--budget", type=float, help="seconds a cell's first fit may take")
+    parser.add_argument("--output", type=Path)
     args = parser.parse_args(argv)
+    for name, value in SCALES[args.scale].items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    unknown = sorted(set(args.datasets) - set(SETTINGS))
+    if unknown:
+        parser.error(f"no setting for data set(s) {unknown}; choose from {sorted(SETTINGS)}")
+    return args
+
+
+def main(argv=None):
+    args = parse(argv)
     threads = threading_info()
     all_cores = threads["numba_threads"]
     for solver in args.solvers:
         warm_up(solver, "rbf")
-    load_before = load_average()
-    tables = []
+    load_before, started = load_average(), time.perf_counter()
+    rows, sections = [], []
     for name in args.datasets:
-        rows, too_large = bench_dataset(name, args.solvers, args.repeats, args.max_train,
-                                        all_cores)
-        values = pd.DataFrame(rows)
-        table = Table(values.drop(columns=["dataset", "n"]).set_index("contender"),
-                      formats={"SV": "{:.0f}", "iter": "{:.0f}", "test acc %": "{:.2f}"},
-                      default_format="{:.3g}")
-        skipped = "".join(f"\n\n{solver}: not run here, n = {rows[0]['n']} > its size limit "
-                          f"{SIZE_LIMITS[solver]} (hours per fit)." for solver in too_large)
-        tables.append(f"## {name} (n = {rows[0]['n']})\n\n{to_markdown(table)}{skipped}")
-        print(tables[-1], flush=True)
+        found, left_out = bench_dataset(name, args, all_cores)
+        rows += found
+        notes = "".join(f"\n\n{solver}: over budget ({args.budget:g} s) at C {point[0]:g}, "
+                        f"gamma {point[1]:g}; not run on the later cells of this set."
+                        for solver, point in left_out.items())
+        sections.append(f"## {name} (n = {found[0]['n']})\n\n{to_markdown(cell_table(found))}"
+                        f"{notes}")
+        print(sections[-1], flush=True)
+    frame = pd.DataFrame(rows)
+    summary = ratio_summary(frame, all_cores)
+    speeds = speedups(frame, all_cores)
     text = "\n\n".join([
-        "# Benchmark: our solvers against scikit-learn's SVC (LIBSVM) and oneDAL's SVC, one run",
-        (f"RBF; C and gamma: Adult C 2, Web C 4, gamma 0.05 (gs-svm-tnn2008 Table II; GS-SVM "
-         f"Table I's theta 0.05 / 0.10); ijcnn1 C 32, gamma 2. tol {TOL:g}, shrinking, cache "
-         f"{CACHE_MB:g} MB for all. Median of {args.repeats} interleaved fits; wall and process "
-         f"CPU time (all threads). SVC runs one thread; ours run 1 and {all_cores} numba threads "
-         f"(layer {threads['threading_layer']}, OMP_WAIT_POLICY={threads['omp_wait_policy']}, "
-         f"GOMP_SPINCOUNT={threads['gomp_spincount']}); "
-         f"oneDAL's SVC runs its own threads (all cores). Ratios: the peer's time / the "
-         f"contender's (> 1: the contender is faster); compare like with like: CPU time, or "
-         f"wall time at equal threads (ours at {all_cores} threads against oneDAL). Load average "
-         f"(1/5/15 min) {load_before} before, {load_average()} after."
-         + ("" if peer_svc(1.0, 1.0) else " scikit-learn-intelex is not installed: no oneDAL row "
-            "(pip install -e '.[peers]').")
+        "# Benchmark matrix: our solvers against scikit-learn's SVC (LIBSVM) and oneDAL's SVC",
+        f"Targets (issue 30):\n{headline(summary, speeds, all_cores)}",
+        ("RBF, 9 points per set: C x {1/4, 1, 4} times gamma x {1/4, 1, 4} around "
+         + ", ".join(f"{name} C {SETTINGS[name][0]:g} gamma {SETTINGS[name][1]:g}"
+                     for name in args.datasets)
+         + f". tol {TOL:g}, shrinking, cache {CACHE_MB:g} MB for all. Median of {args.repeats} "
+         f"interleaved fits; wall and process CPU time (all threads). SVC runs one thread; ours "
+         f"run 1 and {all_cores} numba threads (layer {threads['threading_layer']}, "
+         f"OMP_WAIT_POLICY={threads['omp_wait_policy']}, GOMP_SPINCOUNT="
+         f"{threads['gomp_spincount']}); oneDAL's SVC runs its own threads (all cores). "
+         f"ns/K1: our 1-thread CPU time per computed kernel entry; rows %: estimated share of "
+         f"that fit spent computing kernel rows (K1 x calibrated time per entry of full rows / "
+         f"CPU time). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
+         f"{load_before} before, {load_average()} after; {time.perf_counter() - started:.0f} s."
+         + ("" if peer_svc(1.0, 1.0) else " scikit-learn-intelex is not installed: no oneDAL "
+            "row (pip install -e '.[peers]').")
          + (f" Training sets cut to a stratified sample of {args.max_train}."
-            if args.max_train else "")),
-        *tables,
+            if args.max_train else "")
+         + (f" Test sets cut to a stratified sample of {args.max_test}."
+            if args.max_test else "")),
+        "## Summary per solver\n\n" + to_markdown(Table(summary, formats={
+            "cells": "{:.0f}", "SV off": "{:.0f}", "acc off": "{:.0f}"}, default_format="{:.2f}")),
+        *sections,
         provenance(),
     ])
     print(text)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text + "\n")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,35 +1,82 @@
-"""experiments/bench.py at tiny scale: every contender fitted, interleaved, with both times."""
+"""experiments/bench.py at tiny scale: the 3 x 3 matrix per set, every contender fitted, with both
+times, the kernel columns, the summary per solver and the time budget."""
 
 import importlib.util
 import os
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "experiments" / "bench.py"
 
 
-def has_a1a():
-    return any((Path(root) / "adult" / "a1a").exists()
-               for root in os.environ.get("SVMBENCH_DATA_PATH", "").split(os.pathsep) if root)
+def has(*paths):
+    return all(any((Path(root) / path).exists()
+                   for root in os.environ.get("SVMBENCH_DATA_PATH", "").split(os.pathsep) if root)
+               for path in paths)
 
 
-@pytest.mark.data
-def test_bench_writes_one_row_per_contender_with_wall_and_cpu_time(tmp_path):
-    if not has_a1a():
-        pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
+def load_bench():
     spec = importlib.util.spec_from_file_location("bench", BENCH)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    output = tmp_path / "bench.md"
-    bench.SIZE_LIMITS = {"smo_mod1": 100}  # a1a's 150 samples are over it
-    bench.main(["--datasets", "a1a", "--solvers", "smo_wss2", "gs_svm", "smo_mod1", "--repeats",
-                "2", "--max-train", "150", "--output", str(output)])
+    return bench
+
+
+@pytest.mark.data
+def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path):
+    if not has("adult/a1a", "letter"):
+        pytest.skip("adult/a1a or letter not found: set SVMBENCH_DATA_PATH to the shared data")
+    bench = load_bench()
+    output = tmp_path / "matrix.md"
+    assert bench.main(["--scale", "quick", "--datasets", "a1a", "letter", "--solvers",
+                       "smo_wss2", "gs_svm", "--max-train", "150", "--output",
+                       str(output)]) == 0
     text = output.read_text()
-    assert "## a1a (n = 150)" in text and "Median of 2 interleaved fits" in text
+    assert "## a1a (n = 150)" in text and "## letter (n = 150)" in text
+    assert "Median of 1 interleaved fits" in text
+    assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | note |" \
+        " ns/K1 | rows % |" in text
     for label in ("SVC (LIBSVM)", "smo_wss2 (1 thr)", "gs_svm (1 thr)"):
-        assert f"| {label} |" in text
-    assert "| wall s | CPU s | SVC/ours wall | SVC/ours CPU |" in text
-    assert "| SV | iter | test acc % |" in text
-    assert "| smo_mod1 (1 thr) |" not in text
-    assert "smo_mod1: not run here, n = 150 > its size limit 100" in text
+        assert text.count(f"| {label} |") == 18  # 9 cells on each of the two sets
+    for C, gamma in ((0.5, 0.0125), (8, 0.2), (2, 2), (32, 8)):  # corners and centres
+        assert f"| smo_wss2 (1 thr) | {C:g} | {gamma:g} |" in text
+    assert "## Summary per solver" in text and "| smo_wss2 | 18 |" in text
+    assert "- smo_wss2, 1 thread /" in text and "ijcnn1: geometric mean nan" in text
+
+
+def test_ratio_summary_takes_geometric_means_worst_cells_and_counts_unequal_results():
+    """Two cells, one peer: ratios 2 and 8 (geometric mean 4, worst 2), one SV count 10 % off."""
+    bench = load_bench()
+    base = {"dataset": "s", "n": 100, "gamma": 1.0, "test acc %": 90.0}
+    rows = []
+    for C, svc_cpu, ours_cpu, ours_wall_2, sv in ((1.0, 2.0, 1.0, 0.5, 100), (2.0, 8.0, 1.0, 1.0,
+                                                                               110)):
+        rows += [{**base, "C": C, "contender": "SVC (LIBSVM)", "solver": "SVC (LIBSVM)",
+                  "threads": np.nan, "wall s": svc_cpu, "CPU s": svc_cpu, "SV": 100},
+                 {**base, "C": C, "contender": "x (1 thr)", "solver": "x", "threads": 1,
+                  "wall s": ours_cpu, "CPU s": ours_cpu, "SV": sv},
+                 {**base, "C": C, "contender": "x (2 thr)", "solver": "x", "threads": 2,
+                  "wall s": ours_wall_2, "CPU s": 2 * ours_wall_2, "SV": sv}]
+    summary = bench.ratio_summary(pd.DataFrame(rows), 2)
+    row = summary.loc["x"]
+    assert row["SVC CPU / ours CPU, 1 thr: geo mean"] == pytest.approx(4.0)
+    assert row["SVC CPU / ours CPU, 1 thr: worst"] == pytest.approx(2.0)
+    assert row["ours 1 thr / ours 2 thr, wall: geo mean"] == pytest.approx(np.sqrt(2.0))
+    assert row["SV off"] == 1 and row["acc off"] == 0 and row["cells"] == 2
+
+
+@pytest.mark.data
+def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp_path):
+    if not has("adult/a1a"):
+        pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
+    bench = load_bench()
+    output = tmp_path / "matrix.md"
+    bench.main(["--scale", "quick", "--datasets", "a1a", "--solvers", "smo_mod1", "--max-train",
+                "100", "--repeats", "2", "--budget", "0", "--output", str(output)])
+    text = output.read_text()
+    assert text.count("| smo_mod1 (1 thr) |") == 1 and "over budget, 1 fit(s) |" in text
+    assert "smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125; not run on the later cells" in text
+    assert text.count("| SVC (LIBSVM) |") == 9
