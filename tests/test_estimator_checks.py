@@ -33,7 +33,8 @@ ESTIMATORS = [
     RhoSVC(output="first", max_iter=0),  # the Parzen window (algorithm "parzen")
     EGFixedSVC(),
     XiAlphaSVC(),
-    *(MEBSVC(variant=variant) for variant in ("cvm", "fw", "mfw")),
+    # eps 1e-4 as in the leaderboard: at the default 1e-6 FW takes 40-45 s a check on 2 cores
+    *(MEBSVC(variant=variant, eps=1e-4) for variant in ("cvm", "fw", "mfw")),
 ]
 
 
