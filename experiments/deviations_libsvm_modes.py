@@ -83,7 +83,8 @@ def libsvm283(binary, X, y, C):
 
 def sklearn_svc(X, y, C):
     svc = SVC(C=C, gamma=GAMMA, tol=TOL, cache_size=CACHE_MB).fit(X, y)
-    coef = svc.dual_coef_[0]  # alpha_i y_i: the dual objective 1/2 a'Qa - sum a
+    coef = np.ravel(svc.dual_coef_.toarray() if hasattr(svc.dual_coef_, "toarray")
+                    else svc.dual_coef_)  # alpha_i y_i: the dual objective 1/2 a'Qa - sum a
     sv = svc.support_vectors_
     objective = 0.5 * coef @ rbf_kernel(sv, sv, gamma=GAMMA) @ coef - np.abs(coef).sum()
     return int(svc.n_iter_[0]), float(objective), int(svc.support_.shape[0])
