@@ -12,7 +12,7 @@ over C), in several orders of the same samples:
 Prints per order and variant the mean K2 (kernel_requested, no cache), K1 (kernel_computed,
 cache_mb), iterations, and K2 per C; writes a Markdown table with provenance.
 
-    python experiments/deviations_keerthi_order.py --dataset a1a --out results/deviations/keerthi_order_a1a.md
+    PYTHONPATH=. python experiments/deviations_keerthi_order.py --dataset a1a --out results/deviations/keerthi_order_a1a.md
 """
 
 import argparse

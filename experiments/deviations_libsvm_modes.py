@@ -12,7 +12,7 @@ One binary problem (gs2008 Table II's setting: RBF gamma 0.05, C 2 on Adult / 4 
 
 Writes a Markdown table (iterations, objective, support vectors) with provenance.
 
-    python experiments/deviations_libsvm_modes.py --datasets a1a w1a \
+    PYTHONPATH=. python experiments/deviations_libsvm_modes.py --datasets a1a w1a \
         --libsvm283 /tmp/libsvm283/svm-train --out results/deviations/libsvm_modes.md
 """
 
@@ -116,6 +116,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--datasets", nargs="+", default=["a1a", "a2a", "a3a", "a4a", "w1a"])
     parser.add_argument("--libsvm283", help="an svm-train binary built from LIBSVM 2.83")
+    parser.add_argument("--first-positive", action="store_true",
+                        help="move the first +1 sample to the front (first-seen class +1)")
     parser.add_argument("--out", help="Markdown file to write (default: stdout only)")
     args = parser.parse_args()
     lines = ["| data set | n | C | solver / mode | iterations | objective | SVs |",
@@ -124,6 +126,10 @@ def main():
     for name in args.datasets:
         data = load_dataset(name)
         X, y = data.X_train, np.asarray(data.y_train, dtype=float)
+        if args.first_positive:
+            lead = np.flatnonzero(y == 1)[0]
+            order = np.concatenate([[lead], np.delete(np.arange(y.shape[0]), lead)])
+            X, y = X[order], y[order]
         C = C_OF[name[0]]
         for label, (iterations, objective, n_sv) in runs(X, y, C, args.libsvm283):
             line = (f"| {name} | {X.shape[0]} | {C:g} | {label} | {iterations} | "
