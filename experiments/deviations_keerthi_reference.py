@@ -177,6 +177,7 @@ def dual_objective(K, y, alpha):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dataset", default="a1a")
+    parser.add_argument("--modifications", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--alpha-eps", type=float, default=1e-12,
                         help="Platt's eps: a step must change alpha_2 by this, relatively")
     parser.add_argument("--out")
@@ -187,7 +188,7 @@ def main():
     started = time.time()
     lines = ["| variant | mean K2 (10^6) | K2 per C (10^6) | objective per C |",
              "| --- | --- | --- | --- |"]
-    for modification in (1, 2):
+    for modification in args.modifications:
         counts, objectives = [], []
         for C in C_GRID:
             alpha, count = keerthi(K, y, C, modification, args.alpha_eps)
