@@ -129,10 +129,14 @@ class PairProblems:
     model reads it (+1 for ``positive_class``).
 
     ``sample_order="given"`` keeps the samples in their order with +1 for ``positive_class``;
-    ``"libsvm"`` orders and labels them as LIBSVM's svm_train (svm_group_classes): classes ranked
-    by first appearance in y, a pair's samples those of its first-ranked class, labelled +1, then
-    those of the other; the solution is the same, the solver's path (ties) can differ. ``flips``
-    holds -1 for the pairs whose solver labels are the negative of the model's."""
+    ``"libsvm"`` orders and labels them as LIBSVM 2.83's svm_train (svm_group_classes; also
+    3.0-3.16's): classes ranked by first appearance in y, a pair's samples those of its
+    first-ranked class, labelled +1, then those of the other. The solution is the same, the
+    solver's path (which class is +1; ties) can differ. LIBSVM 3.17+ swaps a -1/+1 pair so that
+    +1 comes first ("given" on the samples grouped +1 first takes its path), and scikit-learn's
+    fork ranks the classes by value (``classes_``), so it takes the "libsvm" path only when the
+    first sample is of ``classes_[0]`` (docs/deviations.md, section 1). ``flips`` holds -1 for
+    the pairs whose solver labels are the negative of the model's."""
 
     def __init__(self, y_index, n_classes, sample_order="given"):
         self.sample_order = sample_order
@@ -418,8 +422,9 @@ class SMOSVC(KernelSVC):
     kept for the next fit on the same matrix, which is then not checked again and must not change
     in between, nor must the matrix last predicted, whose check is not repeated either),
     ``sample_order`` ("given": the samples' order, +1 for the class scikit-learn's SVC calls
-    positive; "libsvm": LIBSVM's svm_train order and labels, see PairProblems: the same solution,
-    and on data with exact ties, such as the Web sets' duplicate points, LIBSVM's own path).
+    positive; "libsvm": LIBSVM 2.83's svm_train order and labels, see PairProblems: the same
+    solution, and LIBSVM 2.83's own path, also on data with exact ties such as the Web sets'
+    duplicate points; scikit-learn's SVC's path when the first sample is of ``classes_[0]``).
     """
 
     solver_params = ("C", "tol", "shrinking", "shrinking_rules", "max_iter")
