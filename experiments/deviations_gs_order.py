@@ -11,15 +11,13 @@ sufficient cause; no spread rules it out.
 """
 
 import argparse
-import os
-import sys
 import time
 
 import numpy as np
+from _deviations import write_table
 
 from svmbench import GSSVC
 from svmbench.data import load_dataset
-from svmbench.provenance import provenance
 
 
 def main():
@@ -43,17 +41,7 @@ def main():
         line = f"| {name} | {model.support_.shape[0]} | {error:.2f} |"
         print(line, flush=True)
         lines.append(line)
-    info = provenance()
-    footer = (f"\n{args.dataset}, GS-SVM, RBF gamma {args.gamma}. Commit {info['git_commit']} "
-              f"(dirty: {info['git_dirty']}), {time.time() - started:.0f} s wall, load average "
-              f"{os.getloadavg()[0]:.2f}. Command: python experiments/deviations_gs_order.py "
-              f"{' '.join(sys.argv[1:])}\n")
-    print(footer)
-    if args.out:
-        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-        with open(args.out, "w") as out:
-            out.write("\n".join(lines) + "\n" + footer)
-
+    write_table(lines, f"{args.dataset}, GS-SVM, RBF gamma {args.gamma}.", started, args.out)
 
 if __name__ == "__main__":
     main()

@@ -16,15 +16,13 @@ cache_mb), iterations, and K2 per C; writes a Markdown table with provenance.
 """
 
 import argparse
-import os
-import sys
 import time
 
 import numpy as np
+from _deviations import write_table
 
 from svmbench import SMOSVC
 from svmbench.data import load_dataset
-from svmbench.provenance import provenance
 
 GAMMA, TOL = 0.05, 1e-3
 C_GRID = [2.0 ** k for k in range(-6, 11, 2)]  # conf/experiment/gs2005_table1.yaml
@@ -75,18 +73,8 @@ def main():
                     f"{','.join(sorted(set(statuses)))} |")
             print(line, flush=True)
             lines.append(line)
-    info = provenance()
-    footer = (f"\n{args.dataset}, RBF gamma {GAMMA}, tol {TOL}, cache {args.cache_mb:g} MB, C = "
-              f"{', '.join(f'{C:g}' for C in C_GRID)}. Commit {info['git_commit']} (dirty: "
-              f"{info['git_dirty']}), {time.time() - started:.0f} s wall, load average "
-              f"{os.getloadavg()[0]:.2f}. Command: python experiments/deviations_keerthi_order.py "
-              f"{' '.join(sys.argv[1:])}\n")
-    print(footer)
-    if args.out:
-        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-        with open(args.out, "w") as out:
-            out.write("\n".join(lines) + "\n" + footer)
-
+    write_table(lines, f"{args.dataset}, RBF gamma {GAMMA}, tol {TOL}, cache {args.cache_mb:g} "
+                f"MB, C = {', '.join(f'{C:g}' for C in C_GRID)}.", started, args.out)
 
 if __name__ == "__main__":
     main()

@@ -16,16 +16,14 @@ member of I0 for the F cache update, n_SV for a bound sample examined.
 """
 
 import argparse
-import os
-import sys
 import time
 
 import numpy as np
+from _deviations import write_table
 from numba import njit
 from sklearn.metrics.pairwise import rbf_kernel
 
 from svmbench.data import load_dataset
-from svmbench.provenance import provenance
 
 GAMMA, TOL = 0.05, 1e-3
 C_GRID = [2.0 ** k for k in range(-6, 11, 2)]  # conf/experiment/gs2005_table1.yaml
@@ -199,19 +197,9 @@ def main():
                 f"{' '.join(f'{o:.4g}' for o in objectives)} |")
         print(line, flush=True)
         lines.append(line)
-    info = provenance()
-    footer = (f"\n{args.dataset}, RBF gamma {GAMMA}, tol {TOL}, C = "
-              f"{', '.join(f'{C:g}' for C in C_GRID)}, alpha eps {args.alpha_eps:g}; no cache (every entry asked for counts). "
-              f"Commit {info['git_commit']} (dirty: {info['git_dirty']}), "
-              f"{time.time() - started:.0f} s wall, load average {os.getloadavg()[0]:.2f}. "
-              f"Command: python experiments/deviations_keerthi_reference.py "
-              f"{' '.join(sys.argv[1:])}\n")
-    print(footer)
-    if args.out:
-        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-        with open(args.out, "w") as out:
-            out.write("\n".join(lines) + "\n" + footer)
-
+    write_table(lines, f"{args.dataset}, RBF gamma {GAMMA}, tol {TOL}, C = "
+                f"{', '.join(f'{C:g}' for C in C_GRID)}, alpha eps {args.alpha_eps:g}; no cache "
+                "(every entry asked for counts).", started, args.out)
 
 if __name__ == "__main__":
     main()

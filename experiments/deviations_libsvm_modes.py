@@ -17,40 +17,24 @@ Writes a Markdown table (iterations, objective, support vectors) with provenance
 """
 
 import argparse
-import contextlib
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 
 import numpy as np
+from _deviations import libsvm_log, write_table
 from sklearn.datasets import dump_svmlight_file
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 
 from svmbench import SMOSVC
 from svmbench.data import load_dataset
-from svmbench.provenance import provenance
 
 GAMMA, TOL, CACHE_MB = 0.05, 1e-3, 1000.0
 C_OF = {"a": 2.0, "w": 4.0}  # gs2008 Table II: C = 2 on Adult, 4 on Web
 LIBSVM_OUTPUT = re.compile(r"#iter = (\d+).*?obj = (\S+),.*?nSV = (\d+)", re.DOTALL)
-
-
-@contextlib.contextmanager
-def captured_stdout(sink):
-    """Redirect file descriptor 1 (LIBSVM's C printf) into the file ``sink``."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    os.dup2(sink.fileno(), 1)
-    try:
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 def parse_libsvm(text):
@@ -62,13 +46,7 @@ def parse_libsvm(text):
 
 
 def libsvm337(X, y, C):
-    from libsvm.svmutil import svm_train
-
-    with tempfile.TemporaryFile("w+") as sink:
-        with captured_stdout(sink):
-            svm_train(y, X, f"-c {C} -g {GAMMA} -e {TOL} -m {int(CACHE_MB)}")
-        sink.seek(0)
-        return parse_libsvm(sink.read())
+    return parse_libsvm(libsvm_log(X, y, f"-c {C} -g {GAMMA} -e {TOL} -m {int(CACHE_MB)}"))
 
 
 def libsvm283(binary, X, y, C):
@@ -136,17 +114,8 @@ def main():
                     f"{objective:.6f} | {n_sv} |")
             print(line, flush=True)
             lines.append(line)
-    info = provenance()
-    footer = (f"\nRBF gamma {GAMMA}, eps {TOL}, cache {CACHE_MB:g} MB, shrinking on. Commit "
-              f"{info.get('git_commit')} (dirty: {info.get('git_dirty')}), "
-              f"{time.time() - started:.0f} s wall, load average {os.getloadavg()[0]:.2f}. "
-              f"Command: python experiments/deviations_libsvm_modes.py {' '.join(sys.argv[1:])}\n")
-    print(footer)
-    if args.out:
-        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-        with open(args.out, "w") as out:
-            out.write("\n".join(lines) + "\n" + footer)
-
+    write_table(lines, f"RBF gamma {GAMMA}, eps {TOL}, cache {CACHE_MB:g} MB, shrinking on.",
+                started, args.out)
 
 if __name__ == "__main__":
     main()

@@ -5,11 +5,7 @@ among duplicate points, as in the Adult and Web sets) with labels -1/+1 and a -1
   labels (3.17+ swaps a -1/+1 pair only when -1 is read first);
 - ``"given"`` on the samples grouped +1 first takes LIBSVM 3.37's own path."""
 
-import contextlib
-import os
 import re
-import sys
-import tempfile
 
 import numpy as np
 import pytest
@@ -18,31 +14,20 @@ from hypothesis import strategies as st
 
 from svmbench.models import SMOSVC
 
-libsvm = pytest.importorskip("libsvm.svmutil")
+svm = pytest.importorskip("libsvm.svm")
+svmutil = pytest.importorskip("libsvm.svmutil")
 
 TOL, GAMMA = 1e-3, 0.1
 
 
-@contextlib.contextmanager
-def c_stdout_into(sink):
-    """LIBSVM prints from C: redirect file descriptor 1 into ``sink`` meanwhile."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    os.dup2(sink.fileno(), 1)
-    try:
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
 def libsvm_path(X, y, C):
-    """(iterations, sorted support indices) of upstream LIBSVM on (X, y)."""
-    with tempfile.TemporaryFile("w+") as sink:
-        with c_stdout_into(sink):
-            model = libsvm.svm_train(y.tolist(), X.tolist(), f"-c {C} -g {GAMMA} -e {TOL}")
-        sink.seek(0)
-        iterations = int(re.search(r"#iter = (\d+)", sink.read())[1])
+    """(iterations, sorted support indices) of upstream LIBSVM on (X, y), read from what it
+    prints (through its print hook) and from its model."""
+    printed = []
+    param = svm.svm_parameter(f"-c {C} -g {GAMMA} -e {TOL}")
+    param.print_func = svm.PRINT_STRING_FUN(lambda text: printed.append(text.decode()))
+    model = svmutil.svm_train(svm.svm_problem(y.tolist(), X.tolist()), param)
+    iterations = int(re.search(r"#iter = (\d+)", "".join(printed))[1])
     return iterations, sorted(i - 1 for i in model.get_sv_indices())
 
 

@@ -1,0 +1,35 @@
+"""What the deviations experiments (experiments/deviations_*.py, docs/deviations.md) share: the
+text upstream LIBSVM prints while training, and writing a result table with its provenance."""
+
+import os
+import sys
+import time
+
+from svmbench.provenance import provenance
+
+
+def libsvm_log(X, y, options):
+    """What upstream LIBSVM (PyPI ``libsvm-official``) prints while training on (X, y)."""
+    from libsvm.svm import PRINT_STRING_FUN, svm_parameter, svm_problem
+    from libsvm.svmutil import svm_train
+
+    printed = []
+    param = svm_parameter(options)
+    param.print_func = PRINT_STRING_FUN(lambda text: printed.append(text.decode()))
+    svm_train(svm_problem(y, X), param)
+    return "".join(printed)
+
+
+def write_table(lines, setting, started, out):
+    """Print the Markdown table ``lines`` and a footer (``setting``, commit, wall time since
+    ``started``, load, the command), and write both to ``out`` when given."""
+    info = provenance()
+    footer = (f"\n{setting} Commit {info['git_commit']} (dirty: {info['git_dirty']}), "
+              f"{time.time() - started:.0f} s wall, load average {os.getloadavg()[0]:.2f}. "
+              f"Command: PYTHONPATH=. python {' '.join(sys.argv)}\n")
+    text = "\n".join(lines) + "\n" + footer
+    print(text)
+    if out:
+        os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+        with open(out, "w") as handle:
+            handle.write(text)
