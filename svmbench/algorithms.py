@@ -4,7 +4,8 @@
 Every algorithm config has a ``name`` and the estimator's own parameters (``gamma``, ``C``, ``tol``,
 ``cache_mb``, ...). To add a solver inside svmbench: register its ``solve`` function
 (svmbench.solvers.base), give it a ``KernelSVC`` subclass in svmbench.models, add it here and add
-conf/algorithm/<name>.yaml; outside svmbench: an entry point (svmbench.solvers.plugins).
+conf/algorithm/<name>.yaml; outside svmbench: an entry point, or an algorithm config whose
+``_target_`` names the solver (svmbench.solvers.plugins).
 """
 
 import functools
@@ -14,7 +15,9 @@ from sklearn.svm import SVC
 
 from svmbench import models
 from svmbench.capabilities import NORMALIZED_KERNELS, Capabilities
-from svmbench.solvers.plugins import plugins
+from svmbench.solvers.plugins import plugins, register, target_plugin
+
+TARGET = "_target_"  # an algorithm config's key naming a solver by its Python path
 
 
 def libsvm_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-3,
@@ -101,17 +104,38 @@ def plugin_configs():
             for name, estimator in plugin_estimators().items()}
 
 
-def capabilities(name):
-    """The declared Capabilities of algorithm ``name``."""
-    plugin = plugins().get(name)
+def target_estimator(algorithm):
+    """(SolverPlugin, estimator class) of the solver an algorithm config's ``_target_`` names,
+    registered under the config's ``name``; a bare solve function's settings are the config's
+    own keys."""
+    settings = {key: value for key, value in algorithm.items()
+                if key not in ("name", TARGET, *models.PLUGIN_ESTIMATOR_DEFAULTS)}
+    plugin = target_plugin(algorithm[TARGET], settings)
+    register(algorithm["name"], plugin, f"algorithm._target_={algorithm[TARGET]}")
+    return plugin, models.plugin_estimator(algorithm["name"], plugin)
+
+
+def with_target_defaults(algorithm):
+    """An algorithm config with the defaults of the solver its ``_target_`` names filled in (the
+    config's own values win), as conf/algorithm/<name>.yaml spells out a built-in one's."""
+    if not algorithm.get(TARGET):
+        return algorithm
+    return {**target_estimator(algorithm)[1]().get_params(), **algorithm}
+
+
+def capabilities(name, target=None):
+    """The declared Capabilities of algorithm ``name`` (of the solver ``target`` names, if given)."""
+    plugin = target_estimator({"name": name, TARGET: target})[0] if target else plugins().get(name)
     return plugin.capabilities if plugin else CAPABILITIES.get(name, Capabilities())
 
 
 def build_estimator(algorithm):
-    """Estimator for an algorithm config (a dict with ``name`` and the estimator's parameters)."""
+    """Estimator for an algorithm config (a dict with ``name`` and the estimator's parameters, or
+    a ``_target_`` naming a solver of one's own)."""
     params = dict(algorithm)
     name = params.pop("name")
-    factories = estimator_factories()
+    factories = {name: target_estimator(algorithm)[1]} if params.pop(TARGET, None) \
+        else estimator_factories()
     if name not in factories:
         raise ValueError(f"unknown algorithm {name!r}; choose one of {sorted(factories)}")
     try:
