@@ -256,12 +256,13 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
     own_conf = tmp_path / "conf" / "algorithm"
     own_conf.mkdir(parents=True)
     (own_conf / "toy_target.yaml").write_text("_target_: toy_svmbench_solver.PLUGIN\n"
-                                              "name: toy_target\n")
+                                              "name: toy_target\ncache_mb: 50\n")
     store = tmp_path / "store"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
-    subset = ["leaderboard_solvers.ours=[smo_wss2,gs_svm]", "leaderboard_solvers.meb=[]",
+    subset = ["leaderboard_solvers.ours=[smo_wss2]", "leaderboard_solvers.meb=[]",
               "leaderboard_solvers.tuned_by_gs_svm=[]", "leaderboard_solvers.yours=[toy_target]",
-              f"hydra.searchpath=[file://{own_conf.parent}]"]
+              f"hydra.searchpath=[file://{own_conf.parent}]",
+              "algorithm.tol=0.05"]  # every solver here has tol; fewer steps for the toys
     result = subprocess.run([sys.executable, "-m", "svmbench.runner", "-m",
                              "+experiment=leaderboard", "scale=quick", *subset,
                              f"store.dir={store}", f"hydra.sweep.dir={tmp_path / 'multirun'}"],
@@ -269,7 +270,7 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
     assert result.returncode == 0, result.stderr[-3000:]
     rendered = subprocess.run(
         [sys.executable, "-c", ("import sys; from svmbench.render import render; "
-         "render('leaderboard', 'quick', sys.argv[1:])"), f"store.dir={store}",
+         "render('leaderboard', 'quick', sys.argv[1:])"), *subset, f"store.dir={store}",
          f"artefact.output={tmp_path / 'board' / 'leaderboard.md'}"],
         check=False, capture_output=True, text=True, env=env, cwd=ROOT)
     assert rendered.returncode == 0, rendered.stderr[-3000:]
@@ -278,6 +279,7 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
     assert "toy_cd" in header and "toy_target" in header and "smo_wss2" in header
     targets = [r for r in ResultStore(store).records() if r["algorithm"] == "toy_target"]
     assert len(targets) == 6 and all(r["status"] == "converged" for r in targets)
+    assert {r["cache_mb"] for r in targets} == {50}  # its own config's setting
     assert all(r["kernel_requested"] >= r["kernel_computed"] > 0 for r in targets)
     assert "toy_binary on iris: binary problems only; this data set has 3 classes" in table
     accuracy_row = next(line for line in table.splitlines() if line.startswith("| heart"))
