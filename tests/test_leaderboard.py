@@ -288,6 +288,15 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
         assert (tmp_path / "board" / f"{figure}.png").stat().st_size > 0
 
 
+def test_a_significantly_best_cell_is_bold_and_the_table_says_why():
+    leaderboard = load_renderer("leaderboard")
+    clear = folds_frame({"a": [0.10, 0.11, 0.09, 0.10, 0.12], "b": [0.30, 0.32, 0.29, 0.31, 0.30],
+                         "c": [0.40, 0.41, 0.43, 0.39, 0.40]}).assign(status="converged")
+    table = leaderboard.metric_table(leaderboard.ACCURACY, clear, clear, None)
+    assert "| d | **89.60** | 69.60 | 59.40 |" in table  # mean accuracies, a bold
+    assert "Bold: significantly best (a data set: paired t-test" in table
+
+
 def test_equal_means_rank_as_ties_whatever_their_rounding():
     leaderboard = load_renderer("leaderboard")
     errors = {"a": [0.0, 1 / 15], "b": [1 / 30, 1 / 30], "c": [0.2, 0.2]}
