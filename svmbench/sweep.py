@@ -56,14 +56,14 @@ def sweep_jobs(config):
 
 def cells(artefact, scale, overrides=()):
     """Every cell of an artefact at a scale (with ``overrides``, as its sweep had them), in sweep
-    order."""
+    order; a cell's ``overrides`` are its own, without those."""
     base = [f"+experiment={artefact}", f"scale={scale}"]
     jobs = sweep_jobs(experiment_config(artefact, scale, overrides))
     found = []
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         for job in jobs:
-            extra = [*overrides, *(o for o in job if o not in (*base, *overrides))]
-            config = compose("config", [*base, *extra])
+            extra = [o for o in job if o not in (*base, *overrides)]
+            config = compose("config", [*base, *overrides, *extra])
             found.append(Cell(tuple(extra), config_hash(cell_config(config))))
     return found
 
