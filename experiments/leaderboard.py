@@ -177,7 +177,9 @@ def metric_table(label, records, finished, result):
         ranks, leader = rank_row(result, solvers)
         cells.loc["Average rank"] = ranks
         bold.loc["Average rank"] = [solver == leader for solver in solvers]
-    return to_markdown(Table(cells, None, bold, caption=f"### {label}"))
+    meaning = (f"significantly best (a data set: paired t-test over its folds against every "
+               f"other solver, Holm-adjusted, alpha {ALPHA}; average rank: Holm's post-hoc test)")
+    return to_markdown(Table(cells, None, bold, caption=f"### {label}", bold_meaning=meaning))
 
 
 def status_table(records):

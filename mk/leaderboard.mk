@@ -1,18 +1,22 @@
 # The cross-solver leaderboard (conf/experiment/leaderboard.yaml, experiments/leaderboard.py):
 # every solver on every staged data set it can take, one protocol, ranks, Friedman/Iman-Davenport,
 # Nemenyi and Holm tests, CD diagrams and a Pareto plot. SCALE=quick: minutes, under
-# results/quick/leaderboard/; SCALE=paper: about two hours on 2 cores, results/leaderboard/. A
+# results/quick/leaderboard/; SCALE=paper: 3-6 h on 2 cores (estimated), results/leaderboard/. A
 # stopped sweep resumes where it stopped (the store skips finished cells); on a cluster:
 #   make leaderboard SCALE=paper LAUNCHER='hydra/launcher=submitit_slurm'
-# Solvers of other packages (entry point group svmbench.solvers) join by themselves. The
-# convergence curves (make curves, conf/experiment/curves.yaml) are drawn after the table.
+# Solvers of other packages (entry point group svmbench.solvers) join by themselves; algorithm
+# configs of yours with a _target_ through OWN (the sweep and the table both take it):
+#   make leaderboard OWN='hydra.searchpath=[file:///my/conf] leaderboard_solvers.yours=[mine]'
+# The convergence curves (make curves, conf/experiment/curves.yaml) are drawn after the table.
 LEADERBOARD_ROOT = $(if $(filter paper,$(SCALE)),results,results/quick)/leaderboard
+OWN ?=
 
 .PHONY: leaderboard
 ## leaderboard: every solver on common ground; prints the table, writes figures beside it
 leaderboard: venv
-	@status=0; $(PY) -m svmbench.runner -m +experiment=leaderboard scale=$(SCALE) $(LAUNCHER) \
+	@status=0; $(PY) -m svmbench.runner -m +experiment=leaderboard scale=$(SCALE) $(OWN) $(LAUNCHER) \
 	  || status=$$?; \
-	  $(PY) -m svmbench.render leaderboard --scale $(SCALE) && cat $(LEADERBOARD_ROOT)/leaderboard.md \
+	  $(PY) -m svmbench.render leaderboard --scale $(SCALE) $(if $(OWN),--set $(OWN)) \
+	  && cat $(LEADERBOARD_ROOT)/leaderboard.md \
 	  && $(if $(wildcard conf/experiment/curves.yaml),$(MAKE) curves SCALE=$(SCALE),true) \
 	  && exit $$status

@@ -9,7 +9,8 @@ it. A null key is absent (svmbench.runner.cell_config): config hashes do not cha
 
 An algorithm has the keys of ``conf/algorithm/<name>.yaml`` and the parameters of its estimator
 (svmbench.algorithms.ESTIMATORS, e.g. SMO's ``sample_order``); a solver of another package
-(svmbench.solvers.plugins) the parameters of its estimator.
+(svmbench.solvers.plugins), or one an algorithm config's ``_target_`` names, the parameters of its
+estimator.
 """
 
 import functools
@@ -19,7 +20,7 @@ from pathlib import Path
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
-from svmbench.algorithms import ESTIMATORS, plugin_configs
+from svmbench.algorithms import ESTIMATORS, TARGET, plugin_configs, target_estimator
 
 CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 
@@ -56,7 +57,8 @@ def check_algorithm_keys(algorithm):
     """Raise UnknownKeyError when ``algorithm`` (a cell's algorithm node, nulls meaning absent)
     sets a key its algorithm does not have."""
     name = algorithm["name"]
-    has = algorithm_keys().get(name)
+    has = {TARGET, *target_estimator(algorithm)[1]().get_params()} if algorithm.get(TARGET) \
+        else algorithm_keys().get(name)
     if has is None:
         raise UnknownKeyError(f"algorithm={name} is not an algorithm config; choose one of "
                               f"{sorted(algorithm_keys())}")

@@ -24,7 +24,7 @@ from omegaconf import OmegaConf
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from svmbench.algorithms import capabilities
+from svmbench.algorithms import capabilities, estimator_factories
 from svmbench.capabilities import unsuitable_reason
 from svmbench.sweep import sweep_jobs
 
@@ -76,9 +76,10 @@ class WarmNumbaCache(Callback):
         from svmbench.runner import warm_up
 
         kernel = OmegaConf.select(config, "algorithm.kernel", default="rbf")
+        known = estimator_factories()  # (a config with a _target_ warms up in its cell)
         for name in swept_algorithms(config, sweep_jobs(config)):
-            if unsuitable_reason(capabilities(name), kernel) is None:  # e.g. a missing package
-                warm_up(name, kernel)
+            if name in known and unsuitable_reason(capabilities(name), kernel) is None:
+                warm_up(name, kernel)  # (unsuitable: e.g. a missing package)
 
 
 class SweepProgress(Callback):

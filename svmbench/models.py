@@ -722,12 +722,15 @@ class MEBSVC(KernelSVC):
 
 
 
+PLUGIN_ESTIMATOR_DEFAULTS = {"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3,
+                             "cache_mb": 100.0}
+
+
 def plugin_estimator(name, plugin):
     """The estimator class of a solver from another package (svmbench.solvers.plugins): a
     KernelSVC over solver ``name``, its parameters the kernel's, ``cache_mb`` and the plugin's own
     settings (``plugin.params``, with their defaults), in scikit-learn's explicit-signature form."""
-    defaults = {"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "cache_mb": 100.0,
-                **plugin.params}
+    defaults = {**PLUGIN_ESTIMATOR_DEFAULTS, **plugin.params}
 
     def __init__(self, **params):
         unknown = sorted(set(params) - set(defaults))

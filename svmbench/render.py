@@ -75,7 +75,7 @@ def render(name, scale, overrides=()):
     if name not in artefacts():
         raise SystemExit(f"no artefact {name!r}; choose one of {artefacts()}")
     settings, store_dir = artefact_settings(name, scale, overrides)
-    artefact_cells = tuple(cells(name, scale))
+    artefact_cells = tuple(cells(name, scale, overrides))
     artefact = Artefact(name, scale, artefact_cells, ROOT / settings["output"])
     records = stored_records(ROOT / store_dir, {cell.config_hash for cell in artefact_cells})
     renderer = load_renderer(settings["renderer"])
@@ -155,13 +155,16 @@ def main(argv=None):
     parser.add_argument("names", nargs="*", help="artefacts (conf/experiment/<name>.yaml)")
     parser.add_argument("--all", action="store_true", help="every artefact")
     parser.add_argument("--scale", choices=SCALES, default="quick")
+    parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",
+                        help="config overrides the sweep had, e.g. hydra.searchpath=[file:///my/"
+                             "conf] leaderboard_solvers.yours=[mine]")
     args = parser.parse_args(argv)
     names = artefacts() if args.all else args.names
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")  # matplotlib dates PDFs by it: same bytes
     if not names:
         parser.error(f"name an artefact or give --all; artefacts: {artefacts()}")
     for name in names:
-        print(f"wrote {render(name, args.scale).relative_to(ROOT)}")
+        print(f"wrote {render(name, args.scale, args.set).relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,13 @@ from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
 from svmbench.algorithm_keys import check_algorithm_keys, store_algorithm_keys
-from svmbench.algorithms import build_estimator, capabilities, plugin_configs
+from svmbench.algorithms import (
+    TARGET,
+    build_estimator,
+    capabilities,
+    plugin_configs,
+    with_target_defaults,
+)
 from svmbench.capabilities import UNSUITABLE, Task, needs_data, unsuitable_reason
 from svmbench.data import load_dataset
 from svmbench.data.configs import store_dataset_configs
@@ -60,9 +66,11 @@ def store_plugin_configs():
 
 
 store_plugin_configs()
-# ${plugin_solvers:} in a config: the names of the installed solvers of other packages
-OmegaConf.register_new_resolver("plugin_solvers", lambda: OmegaConf.create(sorted(plugin_configs())),
-                               replace=True)
+# ${plugin_solvers:} in a config: the names of the installed solvers of other packages, then
+# those of a given list (${plugin_solvers:[mine]}: algorithm configs of one's own with a _target_)
+OmegaConf.register_new_resolver(
+    "plugin_solvers", lambda own=(): OmegaConf.create([*sorted(plugin_configs()), *own]),
+    replace=True)
 store_algorithm_keys()
 
 
@@ -82,12 +90,13 @@ def cell_config(cfg):
 
 
 @functools.cache
-def warm_up(algorithm_name, kernel):
-    """Compile (or load from numba's disk cache) once per process, outside every timing."""
+def warm_up(algorithm_name, kernel, *settings):
+    """Compile (or load from numba's disk cache) once per process, outside every timing;
+    ``settings``: (key, value) pairs of an algorithm config with a ``_target_``."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 3))
     y = np.where(X[:, 0] > 0, 1.0, -1.0)
-    estimator = build_estimator({"name": algorithm_name, "kernel": kernel})
+    estimator = build_estimator({**dict(settings), "name": algorithm_name, "kernel": kernel})
     estimator.fit(X, y).predict(X)
 
 
@@ -203,9 +212,12 @@ def check_algorithm(algorithm):
     except ValueError as error:
         raise ConfigError(str(error)) from None
     path = Path(CONF_DIR) / "algorithm" / f"{algorithm['name']}.yaml"
-    plugins = plugin_configs()
-    defaults = OmegaConf.to_container(OmegaConf.load(path)) if path.exists() \
-        else plugins[algorithm["name"]]
+    if algorithm.get(TARGET):
+        defaults = build_estimator(algorithm).get_params()
+    elif path.exists():
+        defaults = OmegaConf.to_container(OmegaConf.load(path))
+    else:
+        defaults = plugin_configs()[algorithm["name"]]
     for key, value in algorithm.items():
         default = defaults.get(key)
         numeric = isinstance(default, numbers.Real) and not isinstance(default, bool)
@@ -258,7 +270,7 @@ def unsuitable(cell):
     """Why the cell's solver cannot take its data set (its declared capabilities), or None; the
     data set is loaded only when a limit depends on it."""
     algorithm = cell["algorithm"]
-    declared = capabilities(algorithm["name"])
+    declared = capabilities(algorithm["name"], algorithm.get(TARGET))
     kernel = algorithm.get("kernel", "rbf")
     reason = unsuitable_reason(declared, kernel)
     if reason or not needs_data(declared):
@@ -274,6 +286,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
     whose solver cannot take its data set gets one record saying why (fold -1), untrained."""
     written = []
     try:
+        cell = {**cell, "algorithm": with_target_defaults(cell["algorithm"])}
         check_algorithm(cell["algorithm"])
         check_folds(cfg.folds, cell["protocol"])
         reason = unsuitable(cell)
@@ -283,7 +296,8 @@ def train_folds(cfg, cell, chash, store, wanted, name):
             store.write(record)
             log.warning("%s not trained: %s", name, reason)
             return [record]
-        warm_up(cell["algorithm"]["name"], cell["algorithm"].get("kernel", "rbf"))
+        target = sorted(cell["algorithm"].items()) if cell["algorithm"].get(TARGET) else ()
+        warm_up(cell["algorithm"]["name"], cell["algorithm"].get("kernel", "rbf"), *target)
         cell_splits = splits(cell["dataset"]["name"], cell["protocol"], cell["seed"],
                              bool(cfg.dataset.get("scale", False)), wanted, cell["algorithm"])
         progress = tqdm(cell_splits, desc=f"{cell['dataset']['name']} {cell['algorithm']['name']}",

@@ -54,15 +54,16 @@ def sweep_jobs(config):
     return launcher.batch
 
 
-def cells(artefact, scale):
-    """Every cell of an artefact at a scale, in sweep order."""
+def cells(artefact, scale, overrides=()):
+    """Every cell of an artefact at a scale (with ``overrides``, as its sweep had them), in sweep
+    order; a cell's ``overrides`` are its own, without those."""
     base = [f"+experiment={artefact}", f"scale={scale}"]
-    jobs = sweep_jobs(experiment_config(artefact, scale))
+    jobs = sweep_jobs(experiment_config(artefact, scale, overrides))
     found = []
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         for job in jobs:
-            extra = [o for o in job if o not in base]
-            config = compose("config", [*base, *extra])
+            extra = [o for o in job if o not in (*base, *overrides)]
+            config = compose("config", [*base, *overrides, *extra])
             found.append(Cell(tuple(extra), config_hash(cell_config(config))))
     return found
 

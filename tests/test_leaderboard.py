@@ -106,6 +106,45 @@ def test_a_solver_of_another_package_is_an_algorithm_config(toy, tmp_path):
     assert records[0]["kernel_requested"] > 0 and records[0]["test_error"] < 0.2
 
 
+def run_target(tmp_path, *overrides):
+    """The records of one heart fold of ``algorithm=target`` with ``overrides``."""
+    with initialize_config_dir(config_dir=runner.CONF_DIR, version_base=None):
+        cfg = compose("config", ["dataset=heart", "algorithm=target", *overrides, "protocol.k=3",
+                                 "folds=[0]", f"store.dir={tmp_path / 'store'}"])
+    return runner.run_cell(cfg)
+
+
+@pytest.mark.parametrize("target, settings, expected", [
+    # a bare solve function: its settings are the config's keys
+    ("toy_svmbench_solver.solve", ["algorithm.C=4", "algorithm.tol=1e-3", "algorithm.max_iter=-1"],
+     {"algorithm": "toy_svmbench_solver.solve", "C": 4, "tol": 1e-3}),
+    # a SolverPlugin (entry-point style path): its defaults fill the config, the name is given
+    ("toy_svmbench_solver:PLUGIN", ["algorithm.name=toy_target"],
+     {"algorithm": "toy_target", "C": 1.0, "tol": 1e-3, "max_iter": -1, "gamma": "scale"})])
+def test_a_solver_named_by_a_hydra_target_trains_on_the_counted_q_matrix(toy, tmp_path, target,
+                                                                         settings, expected):
+    records = run_target(tmp_path, f"algorithm._target_={target}", *settings)
+    assert [r["status"] for r in records] == ["converged"]
+    assert {key: records[0][key] for key in expected} == expected
+    assert records[0]["_target_"] == target
+    assert 0 < records[0]["kernel_computed"] <= records[0]["kernel_requested"]
+    # one whole Q row a step, every request counted by the provider underneath
+    assert records[0]["kernel_requested"] == records[0]["iterations"] * records[0]["n_train"]
+    assert records[0]["test_error"] < 0.3
+
+
+@pytest.mark.parametrize("target, settings, problem", [
+    ("no_such_module_xyz.solve", [], "does not load: ModuleNotFoundError"),
+    ("toy_svmbench_solver.MAX_ITER", [], "is a str, not a svmbench.solvers.plugins.SolverPlugin"),
+    ("toy_svmbench_solver.PLUGIN", ["algorithm.name=smo_wss2"], "'smo_wss2' exists already")])
+def test_a_hydra_target_that_is_not_a_usable_solver_is_a_failed_cell_naming_it(
+        toy, tmp_path, target, settings, problem):
+    records = run_target(tmp_path, f"algorithm._target_={target}", *settings)
+    assert [r["fold"] for r in records] == [-1]
+    assert f"algorithm._target_={target}" in records[0]["status"]
+    assert problem in records[0]["status"]
+
+
 @pytest.mark.parametrize("target, problem", [("toy_svmbench_solver:solve", "is a function"),
                                              ("no_such_module_xyz:PLUGIN", "does not load")])
 def test_an_entry_point_that_is_not_a_usable_solver_plugin_is_named(tmp_path, monkeypatch,
@@ -213,10 +252,17 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
     site = tmp_path / "site"
     site.mkdir()
     install_toy(site, binary_twin=True)
+    # the same solver by a Hydra _target_, from a config dir of one's own (no entry point)
+    own_conf = tmp_path / "conf" / "algorithm"
+    own_conf.mkdir(parents=True)
+    (own_conf / "toy_target.yaml").write_text("_target_: toy_svmbench_solver.PLUGIN\n"
+                                              "name: toy_target\ncache_mb: 50\n")
     store = tmp_path / "store"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
-    subset = ["leaderboard_solvers.ours=[smo_wss2,gs_svm]", "leaderboard_solvers.meb=[]",
-              "leaderboard_solvers.tuned_by_gs_svm=[]"]
+    subset = ["leaderboard_solvers.ours=[smo_wss2]", "leaderboard_solvers.meb=[]",
+              "leaderboard_solvers.tuned_by_gs_svm=[]", "leaderboard_solvers.yours=[toy_target]",
+              f"hydra.searchpath=[file://{own_conf.parent}]",
+              "algorithm.tol=0.05"]  # every solver here has tol; fewer steps for the toys
     result = subprocess.run([sys.executable, "-m", "svmbench.runner", "-m",
                              "+experiment=leaderboard", "scale=quick", *subset,
                              f"store.dir={store}", f"hydra.sweep.dir={tmp_path / 'multirun'}"],
@@ -224,18 +270,31 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
     assert result.returncode == 0, result.stderr[-3000:]
     rendered = subprocess.run(
         [sys.executable, "-c", ("import sys; from svmbench.render import render; "
-         "render('leaderboard', 'quick', sys.argv[1:])"), f"store.dir={store}",
+         "render('leaderboard', 'quick', sys.argv[1:])"), *subset, f"store.dir={store}",
          f"artefact.output={tmp_path / 'board' / 'leaderboard.md'}"],
         check=False, capture_output=True, text=True, env=env, cwd=ROOT)
     assert rendered.returncode == 0, rendered.stderr[-3000:]
     table = (tmp_path / "board" / "leaderboard.md").read_text()
     header = next(line for line in table.splitlines() if line.startswith("| Data set"))
-    assert "toy_cd" in header and "smo_wss2" in header
+    assert "toy_cd" in header and "toy_target" in header and "smo_wss2" in header
+    targets = [r for r in ResultStore(store).records() if r["algorithm"] == "toy_target"]
+    assert len(targets) == 6 and all(r["status"] == "converged" for r in targets)
+    assert {r["cache_mb"] for r in targets} == {50}  # its own config's setting
+    assert all(r["kernel_requested"] >= r["kernel_computed"] > 0 for r in targets)
     assert "toy_binary on iris: binary problems only; this data set has 3 classes" in table
     accuracy_row = next(line for line in table.splitlines() if line.startswith("| heart"))
     assert "unsuitable" not in accuracy_row and "failed" not in accuracy_row
     for figure in ("cd_accuracy", "cd_time", "pareto"):
         assert (tmp_path / "board" / f"{figure}.png").stat().st_size > 0
+
+
+def test_a_significantly_best_cell_is_bold_and_the_table_says_why():
+    leaderboard = load_renderer("leaderboard")
+    clear = folds_frame({"a": [0.10, 0.11, 0.09, 0.10, 0.12], "b": [0.30, 0.32, 0.29, 0.31, 0.30],
+                         "c": [0.40, 0.41, 0.43, 0.39, 0.40]}).assign(status="converged")
+    table = leaderboard.metric_table(leaderboard.ACCURACY, clear, clear, None)
+    assert "| d | **89.60** | 69.60 | 59.40 |" in table  # mean accuracies, a bold
+    assert "Bold: significantly best (a data set: paired t-test" in table
 
 
 def test_equal_means_rank_as_ties_whatever_their_rounding():

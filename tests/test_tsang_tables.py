@@ -68,11 +68,11 @@ def test_table2_renders_ours_beside_the_papers_from_a_small_store(tmp_path):
 
 def test_the_committed_records_are_the_paper_scale_cells():
     stored = {path.name for path in COMMITTED_STORE.iterdir() if path.is_dir()}
-    table2 = {config_hash for config_hash, _ in cell_settings("tsang_table2", "paper")}
+    table2_cells = cell_settings("tsang_table2", "paper")  # (300 configs composed: once)
+    table2 = {config_hash for config_hash, _ in table2_cells}
     fig1 = {config_hash for config_hash, _ in cell_settings("tsang_fig1", "paper")}
     assert len(table2) == 300 and len(fig1) == 10
     assert table2 | fig1 == stored, "a committed cell is not in the sweep, or a cell has no record"
-    adult = [settings for _, settings in cell_settings("tsang_table2", "paper")
-             if settings["dataset"] == "a9a"]
+    adult = [settings for _, settings in table2_cells if settings["dataset"] == "a9a"]
     assert sorted(s.get("algorithm.rank", s.get("algorithm.C")) for s in adult) == \
         ["0.25", "1", "1000", "1000", "1000", "4"]

@@ -11,9 +11,15 @@ Q-matrix the built-in solvers read), the solver's own settings with their defaul
 kind and its declared capabilities. svmbench registers it under the entry point's name when its
 registry loads; ``algorithm=my_solver`` then works in every command, sweep and table, with no
 edit to svmbench.
+
+Or, with no package at all, a Hydra ``_target_`` in an algorithm config names the solver by its
+Python path (``algorithm=target algorithm._target_=my_module.PLUGIN``, or a conf file of one's own
+on ``hydra.searchpath``): :func:`target_plugin` reads it, :func:`register` registers it under the
+config's name, the same way as an entry point's.
 """
 
 import functools
+import importlib
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
@@ -49,12 +55,52 @@ def plugins():
         except Exception as error:
             raise PluginError(f"{where} does not load: {type(error).__name__}: {error}; fix or "
                               "uninstall the package that declares it") from error
-        if not isinstance(plugin, SolverPlugin):
-            raise PluginError(f"{where} is a {type(plugin).__name__}, not a "
-                              "svmbench.solvers.plugins.SolverPlugin; point it at one")
-        if point.name in SOLVERS:
-            raise PluginError(f"{where}: a solver named {point.name!r} exists already; rename the "
-                              "entry point")
-        SOLVERS[point.name] = plugin.solve
+        register(point.name, plugin, where)
         found[point.name] = plugin
+    return found
+
+
+def register(name, plugin, where):
+    """Register ``plugin``'s solve function as solver ``name``; ``where`` (the entry point or the
+    ``_target_``) is named when it is not a SolverPlugin or another solver has the name."""
+    if not isinstance(plugin, SolverPlugin):
+        raise PluginError(f"{where} is a {type(plugin).__name__}, not a "
+                          "svmbench.solvers.plugins.SolverPlugin; point it at one")
+    if SOLVERS.get(name, plugin.solve) is not plugin.solve:
+        raise PluginError(f"{where}: a solver named {name!r} exists already; give it another "
+                          "name")
+    SOLVERS[name] = plugin.solve
+
+
+def locate(path):
+    """The object a dotted Python path names (``package.module.attribute``, or ``module:attribute``
+    as entry points write it)."""
+    module_path, _, attribute = path.replace(":", ".").rpartition(".")
+    parts = [attribute]
+    while module_path:
+        try:
+            found = importlib.import_module(module_path)
+        except ModuleNotFoundError as error:
+            if error.name is None or not module_path.startswith(error.name):
+                raise  # a module that exists failed on an import of its own
+            module_path, _, parent = module_path.rpartition(".")
+            parts.insert(0, parent)
+            continue
+        for part in parts:
+            found = getattr(found, part)
+        return found
+    raise ModuleNotFoundError(f"no module in {path!r} is on the Python path")
+
+
+def target_plugin(target, settings):
+    """The SolverPlugin a Hydra ``_target_`` names: a SolverPlugin, or a solve function, whose
+    settings (names -> defaults) are then ``settings``, the algorithm config's own keys."""
+    where = f"algorithm._target_={target}"
+    try:
+        found = locate(target)
+    except Exception as error:
+        raise PluginError(f"{where} does not load: {type(error).__name__}: {error}; put its "
+                          "module on the Python path (PYTHONPATH) or fix the path") from error
+    if callable(found) and not isinstance(found, SolverPlugin):
+        return SolverPlugin(solve=found, params=dict(settings))
     return found
