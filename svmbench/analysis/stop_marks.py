@@ -59,8 +59,9 @@ def stop_legend(marks):
     letters = {letter for mark in shown
                for letter in re.findall(r"[A-Z?]", mark.split(KKT_FAILS)[0])}
     meanings = ", ".join(f"{letter} = {MEANINGS[letter]}" for letter in MEANINGS if letter in letters)
-    line = (f"Stop, in brackets after a cell's number (the rule that ended its trainings): "
-            f"{meanings}; a count after a letter when the folds stopped differently")
+    line = f"Stop, in brackets after a cell's number (the rule that ended its trainings): {meanings}"
+    if any(re.search(r"[A-Z?]\d", mark.split(KKT_FAILS)[0]) for mark in shown):
+        line += "; a count after a letter when the folds stopped differently"
     if any(KKT_FAILS in mark for mark in shown):
         line += (f"; {KKT_FAILS} = KKT does not hold at the returned point of some fold (the "
                  "largest gap measured there follows)")
