@@ -47,8 +47,8 @@ def render(records, artefact):
     scale = artefact.scale
     rows = table_rows(scale)
     status = statuses(records)
-    finished = status.isin(FINISHED)
-    ok = records[finished]
+    done = status.isin(FINISHED)
+    ok = records[done]
     columns = [*(f"{name} K2" for name in SMO.values()), *(f"{name} K1" for name in SMO.values()),
                GS_OVER_Q, GS_FULL]
     ours = pd.DataFrame(index=pd.Index(list(rows), name="Problem"), columns=columns, dtype=float)
@@ -74,7 +74,7 @@ def render(records, artefact):
             if len(run):
                 ours.loc[label, column] = float(run["kernel_requested"].iloc[0]) / 1e6
                 marks.loc[label, column] = stop_mark(run.iloc[:1])
-        failed = status[(records["dataset"] == dataset) & ~finished]
+        failed = status[(records["dataset"] == dataset) & ~done]
         if label not in notes and (len(failed) or not len(here)):
             notes[label] = not_run_note(failed.iloc[0] if len(failed) else None)
     reference = load_reference("gs2005_table1").set_index("problem")
