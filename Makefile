@@ -5,12 +5,8 @@ PY     := $(VENV)/bin/python
 SCALE  ?= quick
 STORE  ?= results/store
 
-# Real datasets come from SVMBENCH_DATA_PATH; point it at ../shared/data when that exists.
-ifeq ($(origin SVMBENCH_DATA_PATH), undefined)
-  ifneq ($(wildcard ../shared/data),)
-    export SVMBENCH_DATA_PATH := $(abspath ../shared/data)
-  endif
-endif
+# Real datasets come from the directories of SVMBENCH_DATA_PATH (none by default), then the cache
+# SVMBENCH_DATA (default ~/.cache/svmbench), where downloads go (README "Pointing at data").
 
 .PHONY: venv run test lint clean-numba help
 .DEFAULT_GOAL := run

@@ -89,7 +89,10 @@ def group_markdown(records, datasets, algorithms, paper, mean_label, metric="tes
         notes[mean_label] = (f"both means over the {len(complete)} rows measured here "
                              "(the paper's printed mean is over all rows)")
     bold = ours.bold.reindex(index=values.index, columns=columns).fillna(False).astype(bool)
-    table = Table(values, None, bold, default_format=number_format, bold_meaning=ours.bold_meaning)
+    marks = None if ours.marks is None else \
+        ours.marks.reindex(index=values.index, columns=columns).fillna("")
+    table = Table(values, None, bold, default_format=number_format, bold_meaning=ours.bold_meaning,
+                  marks=marks)
     return to_markdown(with_text_column(side_by_side(table, paper), "Note", notes))
 
 

@@ -7,7 +7,7 @@ from _tsang import markdown
 
 from svmbench.analysis.curves import convergence_figure, curves_of, summary
 from svmbench.analysis.plots import save_figure
-from svmbench.store import FINISHED
+from svmbench.status import FINISHED, statuses
 
 
 def render(records, artefact):
@@ -19,7 +19,7 @@ def render(records, artefact):
          "the best objective any solver of the same problem reached on that data set. First "
          "fold, first class pair; a marker ends each line: why the solver stopped."),
     ]
-    finished = records[records["status"].isin(FINISHED)] if not records.empty else records
+    finished = records[statuses(records).isin(FINISHED)] if not records.empty else records
     if finished.empty:
         return "\n\n".join([*parts, "No records yet.", *sources_and_cells(records, artefact)])
     for dataset in sorted(set(finished["dataset"])):

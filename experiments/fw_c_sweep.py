@@ -11,6 +11,7 @@ from fw_table2_3 import (
     dataset_key,
     describe,
     not_run_reason,
+    stop_marks,
     summary,
     too_slow,
     unconverged,
@@ -18,6 +19,7 @@ from fw_table2_3 import (
 
 from svmbench.analysis.plots import metric_vs_c, save_figure
 from svmbench.analysis.reference import load_reference
+from svmbench.analysis.stop_marks import stop_legend, with_mark
 
 # artefact -> (figure number, the paper's names of its two sets)
 FIGURES = {"fw_fig7": (7, ("Shuttle", "KDD10pc")), "fw_fig8": (8, ("Pendigits", "Reuters"))}
@@ -27,7 +29,8 @@ KEYS = ("dataset", "C", "algorithm")
 def set_table(records, key):
     """One row per C: accuracy, time and speed-up over CVM of each algorithm (means over the
     converged seeds; folds that did not converge named in the note)."""
-    ours, notes = summary(records, KEYS), unconverged(records, KEYS)
+    ours, notes, marks = summary(records, KEYS), unconverged(records, KEYS), \
+        stop_marks(records, KEYS)
     lines = ["| C | " + " | ".join(f"{a.upper()} acc (%)" for a in ALGORITHMS) + " | "
              + " | ".join(f"{a.upper()} time (s)" for a in ALGORITHMS)
              + " | FW/CVM | MFW/CVM | note |", "|---" * 10 + "|"]
@@ -42,16 +45,18 @@ def set_table(records, key):
             cvm, own = mine("cvm", "train_time_s_mean"), mine(algorithm, "train_time_s_mean")
             return f"{cvm / own:.2f}x" if cvm and own else "—"
 
-        accuracy = [mine(a, "accuracy_mean") for a in ALGORITHMS]
+        accuracy = [with_mark("—" if (v := mine(a, "accuracy_mean")) is None else f"{v:.2f}",
+                              marks.get((key, C, a), "")) for a in ALGORITHMS]
         time = [mine(a, "train_time_s_mean") for a in ALGORITHMS]
         note = "; ".join([f"{a.upper()} not converged: {notes[(key, C, a)]}"
                           for a in ALGORITHMS if (key, C, a) in notes]
                          + [f"{a.upper()} {slow}" for a in ALGORITHMS
                             if (slow := too_slow(key, C, a))])
-        lines.append(f"| {C:g} | " + " | ".join("—" if v is None else f"{v:.2f}" for v in accuracy)
+        lines.append(f"| {C:g} | " + " | ".join(accuracy)
                      + " | " + " | ".join("—" if v is None else f"{v:.3g}" for v in time)
                      + f" | {speedup('fw')} | {speedup('mfw')} | {note} |")
-    return "\n".join(lines)
+    shown = [mark for (dataset, _, _), mark in marks.items() if dataset == key]
+    return "\n\n".join(filter(None, ["\n".join(lines), stop_legend(shown)]))
 
 
 def paper_line(name):

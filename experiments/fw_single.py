@@ -9,10 +9,19 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from _common import sources_and_cells
-from fw_table2_3 import ALGORITHMS, dataset_key, describe, not_run_reason, summary, unconverged
+from fw_table2_3 import (
+    ALGORITHMS,
+    dataset_key,
+    describe,
+    not_run_reason,
+    stop_marks,
+    summary,
+    unconverged,
+)
 
 from svmbench.analysis.plots import save_figure
 from svmbench.analysis.reference import load_reference
+from svmbench.analysis.stop_marks import stop_legend, with_mark
 
 # artefact -> (figure number, the paper's names of its sets). The paper does not say which single
 # sets each figure shows; we split Table 2's single-set rows in its order.
@@ -24,7 +33,7 @@ SPEEDUPS = ("fw", "mfw")
 def rows(records, names):
     """Per paper set: our and the paper's accuracy per algorithm and speed-up (CVM time / time)
     of FW and MFW, ours None where not measured, and the set's note."""
-    ours, notes = summary(records), unconverged(records)
+    ours, notes, marks = summary(records), unconverged(records), stop_marks(records)
     accuracy = load_reference("fw_table2").set_index("dataset")
     time = load_reference("fw_table3").set_index("dataset")
     result = []
@@ -38,6 +47,7 @@ def rows(records, names):
         for algorithm in ALGORITHMS:
             row[f"{algorithm}_acc_ours"] = mine(algorithm, "accuracy_mean")
             row[f"{algorithm}_acc_paper"] = accuracy.loc[name, f"{algorithm}_acc"]
+            row[f"{algorithm}_stop"] = marks.get((key, algorithm), "")
         cvm_time = mine("cvm", "train_time_s_mean")
         for algorithm in SPEEDUPS:
             own = mine(algorithm, "train_time_s_mean")
@@ -60,7 +70,8 @@ def table(rows_):
               + [f"{a.upper()}/CVM ours | {a.upper()}/CVM paper" for a in SPEEDUPS])
     lines = ["| Dataset | " + " | ".join(header) + " | note |", "|---" * 12 + "|"]
     for row in rows_:
-        cells = [f"{fmt(row[f'{a}_acc_ours'], '{:.2f}')} | {row[f'{a}_acc_paper']:.2f}"
+        cells = [f"{with_mark(fmt(row[f'{a}_acc_ours'], '{:.2f}'), row[f'{a}_stop'])} | "
+                 f"{row[f'{a}_acc_paper']:.2f}"
                  for a in ALGORITHMS]
         cells += [f"{fmt(row[f'{a}_speedup_ours'], '{:.2f}x')} | {row[f'{a}_speedup_paper']:.2f}x"
                   for a in SPEEDUPS]
@@ -109,4 +120,5 @@ def render(records, artefact):
         "of each algorithm; speed-up = our mean CVM time / our mean time. The paper does not "
         "say which single sets each of Figs. 5 and 6 shows; we split Table 2's single sets in "
         "its order (Fig. 5: Letter .. Protein, Fig. 6: Shuttle .. KDD-full)."),
-        table(found), describe(records), *sources_and_cells(records, artefact)])
+        table(found), stop_legend(row[f"{a}_stop"] for row in found for a in ALGORITHMS),
+        describe(records), *sources_and_cells(records, artefact)])

@@ -4,9 +4,10 @@ paper's and libCVM's) and the full stopping test, and FW's and MFW's speed-up ov
 paper's (Table 3 ratios)."""
 
 from _common import sources_and_cells
-from fw_table2_3 import converged
+from fw_table2_3 import converged, stop_marks
 
 from svmbench.analysis.reference import load_reference
+from svmbench.analysis.stop_marks import stop_legend, with_mark
 
 TITLE = "# Stopping rule and eps: CVM, FW and MFW (frank-wolfe-svm Table 3 timings)"
 
@@ -20,6 +21,7 @@ def render(records, artefact):
         time=("train_time_s", "mean"), accuracy=("accuracy", "mean"), n_sv=("n_sv", "mean"),
         iterations=("iterations", "mean"), seeds=("seed", "nunique"))
     paper = load_reference("fw_table3").set_index("dataset_key")
+    marks = stop_marks(records, ("dataset", "sample_size", "eps", "algorithm"))
     lines = [("| Dataset | search | eps | CVM s | FW s | MFW s | FW/CVM speed-up (paper) | "
              "MFW/CVM speed-up (paper) | accuracy CVM/FW/MFW (%) | SVs CVM/FW/MFW | "
              "FW iterations |"), "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -32,8 +34,10 @@ def render(records, artefact):
                   for a in ("fw", "mfw")}
         search = "sampled 59" if sample_size else "all points"
         lines.append(
-            f"| {dataset} | {search} | {eps:g} | {cell.loc['cvm', 'time']:.3g} | "
-            f"{cell.loc['fw', 'time']:.3g} | {cell.loc['mfw', 'time']:.3g} | "
+            f"| {dataset} | {search} | {eps:g} | "
+            + " | ".join(with_mark(f"{cell.loc[a, 'time']:.3g}",
+                                   marks.get((dataset, sample_size, eps, a), ""))
+                         for a in ("cvm", "fw", "mfw")) + " | "
             f"{ratio['fw']:.2f}x ({quoted['fw']:.1f}x) | {ratio['mfw']:.2f}x "
             f"({quoted['mfw']:.1f}x) | "
             + "/".join(f"{cell.loc[a, 'accuracy']:.2f}" for a in ("cvm", "fw", "mfw")) + " | "
@@ -41,7 +45,7 @@ def render(records, artefact):
             + f" | {cell.loc['fw', 'iterations']:.0f} |")
     seeds = sorted(runs["seed"].unique().tolist())
     return "\n\n".join([
-        TITLE, f"SCALE={artefact.scale}.", "\n".join(lines),
+        TITLE, f"SCALE={artefact.scale}.", "\n".join(lines), stop_legend(marks.values()),
         (f"Means over seeds {seeds}; gamma = paper_default, C = 1 (a1a) / 10 (w1a), "
          "cache 200 MB. Wall times on a 2-core machine shared with five other jobs (under "
          "load)."),

@@ -6,7 +6,8 @@ import pandas as pd
 from _common import convergence_note, sources_and_cells
 
 from svmbench.analysis.reference import load_reference
-from svmbench.store import FINISHED
+from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
+from svmbench.status import FINISHED, statuses
 
 ALGORITHMS = ("cvm", "fw", "mfw")
 # artefact -> (title, our column, reference table, its column suffix, number format)
@@ -38,7 +39,7 @@ def too_slow(key, C, algorithm):
 
 def converged(records):
     """The converged records, with their test accuracy (%)."""
-    runs = records[records["status"] == "converged"]
+    runs = records[statuses(records) == "converged"] if len(records) else records
     return runs.assign(accuracy=100.0 * (1.0 - runs["test_error"])) if len(runs) else runs
 
 
@@ -48,9 +49,17 @@ CELL = ("dataset", "algorithm")
 def unconverged(records, keys=CELL):
     """'k of n folds <status>' per ``keys`` (a cell) with finished folds that did not converge
     (their numbers are left out of the means)."""
-    finished = records[records["status"].isin(FINISHED)] if len(records) else records
-    return {key: note for key, cell in finished.groupby(list(keys))
+    return {key: note for key, cell in finished(records).groupby(list(keys))
             if (note := convergence_note(cell))}
+
+
+def finished(records):
+    return records[statuses(records).isin(FINISHED)] if len(records) else records
+
+
+def stop_marks(records, keys=CELL):
+    """The stop mark per ``keys`` (a cell) over its finished folds, converged or not."""
+    return {key: stop_mark(cell) for key, cell in finished(records).groupby(list(keys))}
 
 
 def summary(records, keys=CELL):
@@ -68,7 +77,7 @@ def summary(records, keys=CELL):
 def render(records, artefact):
     """Markdown of Table 2 or 3 (by the artefact's name) from the records of its cells."""
     title, column, reference, suffix, number = TABLES[artefact.name]
-    ours, notes = summary(records), unconverged(records)
+    ours, notes, marks = summary(records), unconverged(records), stop_marks(records)
     set_C = records.groupby("dataset")["C"].first() if len(records) else {}
     paper = load_reference(reference)
     cell = (lambda mean, std: number.format(mean) if pd.isna(std)  # one fold: no spread
@@ -84,13 +93,14 @@ def render(records, artefact):
                          ours.loc[(key, algorithm), f"{column}_std"])
                     if (key, algorithm) in ours.index
                     else too_slow(key, set_C.get(key), algorithm) or "—")
+            mine = with_mark(mine, marks.get((key, algorithm), ""))
             if (key, algorithm) in notes:
                 mine += f" (not converged: {notes[(key, algorithm)]})"
             cells.append(f"{mine} | {paper_value}")
         note = f" ({reason})" if (reason := not_run_reason(key)) else ""
         lines.append(f"| {row['dataset']}{note} | " + " | ".join(cells) + " |")
     return "\n\n".join([f"# frank-wolfe-svm {title}", f"SCALE={artefact.scale}.",
-                        "\n".join(lines), describe(records),
+                        "\n".join(lines), stop_legend(marks.values()), describe(records),
                         *sources_and_cells(records, artefact)])
 
 

@@ -2,13 +2,14 @@
 training time of FW and MFW with the homogeneous polynomial kernel, ours beside the paper's."""
 
 from _common import sources_and_cells
-from fw_table2_3 import describe, summary
+from fw_table2_3 import describe, stop_marks, summary
 
 from svmbench.analysis.reference import load_reference
+from svmbench.analysis.stop_marks import stop_legend, with_mark
 
 
 def render(records, artefact):
-    ours = summary(records)
+    ours, marks = summary(records), stop_marks(records)
     lines = [("| Dataset | algorithm | accuracy ours (%) | accuracy paper (%) | time ours (s) | "
              "time paper (s) |"), "|---|---|---|---|---|---|"]
     for _, row in load_reference("fw_table8").iterrows():
@@ -17,7 +18,8 @@ def render(records, artefact):
                  f"{row['time_s']:.3g} ± {row['time_std']:.3g}")
         if (key, algorithm) in ours.index:
             mine = ours.loc[(key, algorithm)]
-            acc = f"{mine['accuracy_mean']:.2f} ± {mine['accuracy_std']:.2f}"
+            acc = with_mark(f"{mine['accuracy_mean']:.2f} ± {mine['accuracy_std']:.2f}",
+                            marks.get((key, algorithm), ""))
             time = f"{mine['train_time_s_mean']:.3g} ± {mine['train_time_s_std']:.3g}"
         else:
             acc = time = "—"
@@ -25,7 +27,7 @@ def render(records, artefact):
                      f"{paper[1]} |")
     return "\n\n".join([
         "# frank-wolfe-svm Table 8 — polynomial kernel (gamma x'z)^2: FW and MFW",
-        f"SCALE={artefact.scale}.", "\n".join(lines),
+        f"SCALE={artefact.scale}.", "\n".join(lines), stop_legend(marks.values()),
         "CVM refuses this kernel (k(x, x) is not constant; frank-wolfe-svm eq. 17). "
         + describe(records),
         *sources_and_cells(records, artefact)])

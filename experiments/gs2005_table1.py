@@ -16,9 +16,10 @@ import pandas as pd
 from _common import not_run_note, with_text_column
 
 from svmbench.analysis.reference import load_reference
-from svmbench.analysis.tables import side_by_side, to_markdown
+from svmbench.analysis.stop_marks import stop_mark
+from svmbench.analysis.tables import Table, side_by_side, to_markdown
 from svmbench.render import sources
-from svmbench.store import FINISHED
+from svmbench.status import FINISHED, statuses
 
 GS_FULL = "GS-SVM K2 full rows"
 GS_OVER_Q = "GS-SVM K2 over Q"
@@ -45,10 +46,13 @@ def c_grid(scale):
 def render(records, artefact):
     scale = artefact.scale
     rows = table_rows(scale)
-    ok = records[records["status"].isin(FINISHED)]
+    status = statuses(records)
+    done = status.isin(FINISHED)
+    ok = records[done]
     columns = [*(f"{name} K2" for name in SMO.values()), *(f"{name} K1" for name in SMO.values()),
                GS_OVER_Q, GS_FULL]
     ours = pd.DataFrame(index=pd.Index(list(rows), name="Problem"), columns=columns, dtype=float)
+    marks = pd.DataFrame("", index=ours.index, columns=columns, dtype=object)
     notes = {}
     for label, dataset in rows.items():
         here = ok[ok["dataset"] == dataset]
@@ -57,6 +61,7 @@ def render(records, artefact):
             if len(runs) == len(c_grid(scale)):
                 ours.loc[label, f"{name} K2"] = runs["kernel_requested"].mean() / 1e6
                 ours.loc[label, f"{name} K1"] = runs["kernel_computed"].mean() / 1e6
+                marks.loc[label, f"{name} K2"] = stop_mark(runs)
             elif len(here):  # some cells of the row ran, not all of this algorithm's
                 finished = f"{name}: {len(runs)} of {len(c_grid(scale))} C values finished"
                 notes[label] = "; ".join(filter(None, (notes.get(label), finished)))
@@ -68,9 +73,10 @@ def render(records, artefact):
             run = gs[rows_counted.fillna("full") == rows_value]
             if len(run):
                 ours.loc[label, column] = float(run["kernel_requested"].iloc[0]) / 1e6
-        failed = records[(records["dataset"] == dataset) & ~records["status"].isin(FINISHED)]
+                marks.loc[label, column] = stop_mark(run.iloc[:1])
+        failed = status[(records["dataset"] == dataset) & ~done]
         if label not in notes and (len(failed) or not len(here)):
-            notes[label] = not_run_note(failed["status"].iloc[0] if len(failed) else None)
+            notes[label] = not_run_note(failed.iloc[0] if len(failed) else None)
     reference = load_reference("gs2005_table1").set_index("problem")
     paper = pd.DataFrame(index=ours.index, columns=columns, dtype=float)
     for label in rows:
@@ -78,7 +84,7 @@ def render(records, artefact):
             paper.loc[label, "SMO-1 K2"] = reference.loc[label, "smo1_kernel_evals_1e6"]
             paper.loc[label, "SMO-2 K2"] = reference.loc[label, "smo2_kernel_evals_1e6"]
             paper.loc[label, GS_OVER_Q] = reference.loc[label, "gs_svm_kernel_evals_1e6"]
-    table = replace(side_by_side(ours, paper), default_format="{:.3f}")
+    table = replace(side_by_side(Table(ours, marks=marks), paper), default_format="{:.3f}")
     grid = ", ".join(f"2^{c}" for c in c_grid(scale))
     return "\n\n".join([
         "# gs-svm-pakdd2005 Table 1 — kernel evaluations (10^6) of SMO-1, SMO-2 and GS-SVM",

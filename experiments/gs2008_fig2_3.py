@@ -13,7 +13,7 @@ from _uci import ALGORITHMS, QUICK_NOTE, SMALL, footer
 
 from svmbench.analysis.plots import error_bars, save_figure
 from svmbench.analysis.tables import mean_std_table, to_markdown
-from svmbench.store import FINISHED
+from svmbench.status import FINISHED, statuses
 
 SETS = ("Australian Credit", "German", "Glass", "Heart", "Liver disorders",
         "Pima Indians Diabetes", "Wine")
@@ -23,7 +23,7 @@ NAMES = {**ALGORITHMS, "rsvm": "RSVMs"}
 def render(records, artefact):
     scale = artefact.scale
     labels = {SMALL[label]: label for label in SETS}
-    chosen = records[records["dataset"].isin(labels) & records["status"].isin(FINISHED)] \
+    chosen = records[records["dataset"].isin(labels) & statuses(records).isin(FINISHED)] \
         if len(records) else records
     parts = [
         "# gs-svm-tnn2008 Figs. 2-3 — training and test errors of GS-SVMs, RSVMs, SVMs and HM-SVMs",

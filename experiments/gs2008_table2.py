@@ -4,7 +4,7 @@ paper's settings: conf/experiment/gs2008_table2.yaml). Our LIBSVM column is scik
 """
 
 import pandas as pd
-from _common import measured, with_text_column
+from _common import marked, measured, with_text_column
 
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.tables import side_by_side, to_markdown
@@ -80,9 +80,9 @@ def render(records, artefact):
     ]
     times = {}
     for algorithm, (heading, metrics, columns) in BLOCKS.items():
-        ours, notes = measured(records, rows, algorithm, metrics)
+        ours, notes, marks = measured(records, rows, algorithm, metrics)
         times[algorithm] = ours["Time s"]
-        table = side_by_side(ours, paper_values(list(rows), columns))
+        table = side_by_side(marked(ours, marks), paper_values(list(rows), columns))
         table.formats.update(FORMATS)
         table = with_text_column(table, "Note", notes)
         parts += [f"## {heading}", to_markdown(table)]

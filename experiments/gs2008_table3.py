@@ -9,7 +9,7 @@ on the paper's own rows (Adult-7, Web-7); quick stand-ins get none.
 import math
 
 import pandas as pd
-from _common import measured, with_text_column
+from _common import marked, measured, with_text_column
 
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.tables import side_by_side, to_markdown
@@ -58,25 +58,26 @@ def render(records, artefact):
         columns = [*GS_METRICS, *TWO_ROWS]
         ours = pd.DataFrame(index=pd.Index(list(row_labels), name="C"), columns=columns,
                             dtype=float)
-        notes = {}
+        notes, marks = {}, {}
         for row, C in row_labels.items():
             if C is None:
-                values, failed = measured(records, {row: dataset}, "gs_svm", GS_METRICS)
+                values, failed, mark = measured(records, {row: dataset}, "gs_svm", GS_METRICS)
             else:
-                values, failed = measured(records, {row: dataset}, "smo_wss2", SMO_METRICS,
-                                          {"C": C, "cache_mb": CACHE_MB})
-                two, _ = measured(records, {row: dataset}, "smo_wss2", TWO_ROWS,
+                values, failed, mark = measured(records, {row: dataset}, "smo_wss2", SMO_METRICS,
+                                                {"C": C, "cache_mb": CACHE_MB})
+                two, _, _ = measured(records, {row: dataset}, "smo_wss2", TWO_ROWS,
                                   {"C": C, "cache_mb": TWO_ROWS_MB})
                 values = values.join(two)
             ours.loc[row] = values.loc[row]
             notes.update(failed)
+            marks.update(mark)
         paper = pd.DataFrame(index=ours.index, columns=ours.columns, dtype=float)
         for _, ref in reference.iterrows():
             row = "GS-SVM" if pd.isna(ref["C"]) else f"C = 2^{round(math.log2(ref['C']))}"
             if scale == "paper" and row in paper.index:  # quick stand-ins get no paper values
                 paper.loc[row] = [ref[f"{prefix}_k1"], ref[f"{prefix}_k2"], ref[f"{prefix}_time_s"],
                                   ref[f"{prefix}_k2"] if row != "GS-SVM" else None]
-        table = side_by_side(ours, paper)
+        table = side_by_side(marked(ours, marks), paper)
         table.formats.update({"K1 (1e6)": "{:.1f}", "K2 (1e6)": "{:.1f}", "Time s": "{:.3g}",
                               "K2 two rows (1e6)": "{:.1f}"})
         parts += [f"## {label}", to_markdown(with_text_column(table, "Note", notes))]

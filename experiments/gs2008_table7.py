@@ -7,7 +7,7 @@ experiments/_uci.py). Bold: the best mean and every method not significantly dif
 from _uci import ALGORITHMS, LARGE, QUICK_NOTE, SMALL, footer, group_markdown, tuning_note
 
 from svmbench.analysis.reference import load_reference
-from svmbench.store import FINISHED
+from svmbench.status import FINISHED, statuses
 
 LARGE_ALGORITHMS = ("gs_svm", "smo_wss2")  # the paper has no HM-SVM there ("/")
 MEANS = ("Mean (13 small)", "Mean (6 large)")
@@ -44,7 +44,7 @@ def render(records, artefact):
     for heading, datasets, algorithms, mean_label in groups:
         parts.append(f"## {heading}")
         finished = records[records["dataset"].isin(datasets.values())
-                           & records["status"].isin(FINISHED)] if len(records) else records
+                           & statuses(records).isin(FINISHED)] if len(records) else records
         if finished.empty:
             parts.append("Not run at this scale (SCALE=paper runs it).")
             continue

@@ -13,7 +13,8 @@ from rosen_parameters import FOLDS, GRID, REALIZATIONS
 
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stats import wilcoxon_rank_sum
-from svmbench.store import FINISHED
+from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
+from svmbench.status import FINISHED, statuses
 
 SMO, ROSEN = "smo_mod2", "rosen"
 LEVEL = 0.1  # the paper's rank-sum level (§4)
@@ -70,9 +71,10 @@ def row_note(label, dataset, runs, swept):
     """What a row says besides its numbers; ``runs``: its records, failed ones included."""
     if dataset not in swept:
         return "not run here: data not available"
-    finished = runs[runs["status"].isin(FINISHED)]
+    status = statuses(runs)
+    finished = runs[status.isin(FINISHED)]
     if set(finished["algorithm"]) != {SMO, ROSEN}:
-        failed = runs.loc[~runs["status"].isin(FINISHED), "status"]
+        failed = status[~status.isin(FINISHED)]
         return not_run_note(failed.iloc[0] if len(failed) else None)
     notes = ["beyond the paper"] if label in EXTRA_ROWS else []
     notes += [DATA_NOTES[dataset]] if dataset in DATA_NOTES else []
@@ -86,23 +88,26 @@ def paper_table(records, reference, rows, swept):
     lines = header(["Dataset", "SVs SMO", "SVs Rosen", "Iter. SMO", "Iter. Rosen", "Ratio",
                     "paper SVs SMO", "paper SVs Rosen", "paper Iter. SMO", "paper Iter. Rosen",
                     "paper Ratio", "note"])
+    marks = []
     for label, dataset in rows.items():
         runs = records[records["dataset"] == dataset]
-        finished = runs[runs["status"].isin(FINISHED)]
+        finished = runs[statuses(runs).isin(FINISHED)]
         smo, rosen = (finished[finished["algorithm"] == name] for name in (SMO, ROSEN))
         paper = reference[reference["dataset"] == label]
         paper_ratio = f"{paper['ratio'].iloc[0]:.2f}" if len(paper) else ""
         ours = ["", "", "", "", ""]
         if len(smo) and len(rosen):
-            ours = [mean_std(smo["n_sv"]), mean_std(rosen["n_sv"]), mean_std(smo["iterations"]),
-                    mean_std(rosen["iterations"]),
+            marks += [stop_mark(smo), stop_mark(rosen)]
+            ours = [mean_std(smo["n_sv"]), mean_std(rosen["n_sv"]),
+                    with_mark(mean_std(smo["iterations"]), marks[-2]),
+                    with_mark(mean_std(rosen["iterations"]), marks[-1]),
                     f"{smo['iterations'].mean() / rosen['iterations'].mean():.2f}"]
         cells = [label, *ours, paper_pair(reference, label, "sv_smo"),
                  paper_pair(reference, label, "sv_rosen"), paper_pair(reference, label, "iter_smo"),
                  paper_pair(reference, label, "iter_rosen"), paper_ratio,
                  row_note(label, dataset, runs, swept)]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return "\n\n".join(filter(None, ["\n".join(lines), stop_legend(marks)]))
 
 
 def beyond_table(records, rows):
@@ -118,7 +123,8 @@ def beyond_table(records, rows):
         k1 = smo["kernel_computed"].mean(), rosen["kernel_computed"].mean()
         test = wilcoxon_rank_sum(smo["test_error"], rosen["test_error"])
         verdict = "differ" if test.pvalue < LEVEL else "same"
-        converged = [f"{(part['status'] == 'converged').sum()}/{len(part)}" for part in (smo, rosen)]
+        converged = [f"{(statuses(part) == 'converged').sum()}/{len(part)}"
+                     for part in (smo, rosen)]
         cells = [label, f"{k2[0]:.3g}", f"{k2[1]:.3g}", f"{k2[1] / k2[0]:.1f}", f"{k1[0]:.3g}",
                  f"{k1[1]:.3g}", f"{k1[1] / k1[0]:.2f}",
                  mean_std(1e3 * smo["train_time_s"]), mean_std(1e3 * rosen["train_time_s"]),
@@ -176,7 +182,7 @@ def render(records, artefact):
     beside ours, then what the paper did not report, the records' sources and the cells."""
     number = TABLE_NUMBER[artefact.name]
     reference = load_reference(f"rosen_table{number}")
-    finished = records[records["status"].isin(FINISHED)]
+    finished = records[statuses(records).isin(FINISHED)]
     swept = swept_datasets(artefact)
     rows = table_rows(swept)
     title = (f"# rosen-projection-svm Table {number}: Keerthi's SMO Modification 2 (smo_mod2) vs "

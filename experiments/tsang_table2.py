@@ -4,9 +4,19 @@ beside the paper's."""
 
 import numpy as np
 import pandas as pd
-from _tsang import GRID_ALGORITHM, NOT_STAGED, ROWS, closing, finished, grid_baselines, markdown
+from _tsang import (
+    GRID_ALGORITHM,
+    NOT_STAGED,
+    ROWS,
+    closing,
+    finished,
+    grid_baselines,
+    markdown,
+    stop_marks,
+)
 
 from svmbench.analysis.reference import load_reference
+from svmbench.analysis.stop_marks import stop_legend, with_mark
 
 EXPERIMENT = "tsang"
 LOW_RANK_EXPERIMENT = "tsang_lowrank"
@@ -17,9 +27,10 @@ PAPER_COLUMNS = {"svm_best": "svm_best", "svm_loo": "svm_loo", "parzen": "parzen
                  "rho_svm": "rho_svm", "rho_ensemble": "ensemble"}
 
 
-def pair(ours, theirs, fmt):
-    """"ours / paper", a missing value as "-"."""
-    return " / ".join("-" if pd.isna(v) else fmt.format(v) for v in (ours, theirs))
+def pair(ours, theirs, fmt, mark=""):
+    """"ours [mark] / paper", a missing value as "-"."""
+    ours, theirs = ("-" if pd.isna(v) else fmt.format(v) for v in (ours, theirs))
+    return f"{with_mark(ours, mark)} / {theirs}"
 
 
 def per_split_errors(records):
@@ -50,7 +61,8 @@ def scale_note(records, dataset, protocol):
     return note
 
 
-def render_table(records):
+def render_table(records, marks):
+    """The table's rows; ``marks``: the cells' stop marks, as _tsang.stop_marks gives them."""
     errors = per_split_errors(records)
     means = errors.groupby(level="dataset").mean()
     paper = load_reference("tsang_table2").set_index("dataset")
@@ -60,7 +72,7 @@ def render_table(records):
         for method, label in METHODS.items():
             ours = means.loc[dataset, method] if dataset in means.index and method in means else np.nan
             theirs = paper.loc[name, PAPER_COLUMNS[method]] if name in paper.index else np.nan
-            row[label] = pair(ours, theirs, "{:.1f}")
+            row[label] = pair(ours, theirs, "{:.1f}", marks.get((dataset, method), ""))
         ours_gap = (means.loc[dataset, "rho_ensemble"] - means.loc[dataset, "svm_best"]
                     if dataset in means.index and "svm_best" in means else np.nan)
         theirs_gap = (paper.loc[name, "ensemble"] - paper.loc[name, "svm_best"]
@@ -129,8 +141,10 @@ def render(records, artefact):
     ]
     if exact.empty:
         return "\n\n".join([*parts, "No records yet.", *closing(records, artefact)])
+    marks = stop_marks(exact, list(METHODS))
     parts += [
-        markdown(render_table(exact)),
+        markdown(render_table(exact, marks)),
+        stop_legend(marks.values()),
         claim_note(exact),
         low_rank_check(finished(records, LOW_RANK_EXPERIMENT), exact),
         ("Raetsch sets: the IDA realizations staged here are 10 of the paper's 100 (realizations "

@@ -3,14 +3,16 @@
     python -m svmbench.report results/store [--experiment quickstart] [--compare gs_svm libsvm]
 
 Columns: accuracy % (mean ± std over folds; bold = best and not significantly different by a
-paired two-tailed t-test at 0.05), support vectors, kernel evaluations computed (K1; missing for
+paired two-tailed t-test at 0.05; in brackets the rule that stopped the cell, explained under the
+table: svmbench.analysis.stop_marks), support vectors, kernel evaluations computed (K1; missing for
 LIBSVM, which does not expose them), training time. Cells of one algorithm with different
 settings (gamma, C, protocol, ...) are separate columns, never pooled, labelled by the settings
 that differ (``smo_wss2 C=4``). ``--compare A B`` (column labels) adds paired t-test and Wilcoxon
 signed-rank lines on the per-fold test errors of A and B.
 
 Records that did not converge are flagged (``max_iter`` is in the table, marked; ``infeasible``,
-``stalled`` and ``failed:*`` are listed per cell). Exits non-zero when a cell failed, and with a
+``stalled``, ``own_rule``, ``closed_form`` and ``failed:*`` are listed per cell). Statuses are read
+through svmbench.status.record_status, so old records read as new ones. Exits non-zero when a cell failed, and with a
 clear message when the store is missing, empty or holds failures only.
 """
 
@@ -27,7 +29,8 @@ from svmbench.analysis.tables import mean_std_table, to_markdown
 from svmbench.capabilities import UNSUITABLE
 from svmbench.render import sources
 from svmbench.runner import CONF_DIR
-from svmbench.store import FINISHED, ResultStore
+from svmbench.status import FINISHED, statuses
+from svmbench.store import ResultStore
 
 METRICS = ["accuracy", "n_sv", "kernel_computed", "train_time_s"]
 LOWER_IS_BETTER = {"accuracy": False, "n_sv": True, "kernel_computed": True, "train_time_s": True}
@@ -129,6 +132,7 @@ def render(store_dir, experiment=None, compare=None):
         records = records[records["experiment"] == experiment]
     if records.empty:
         raise ReportError(f"no records in {store_dir}{scope}; run a sweep into it first")
+    records["status"] = statuses(records)
     ok = finished(records)
     if not ok.empty:
         ok["algorithm"] = settings_labels(ok)

@@ -68,7 +68,7 @@ def test_missing_file_says_where_it_looked_and_how_to_get_it(tmp_path):
     message = str(err.value)
     for place in ("data", "cache"):
         assert str(tmp_path / place / "heart" / "heart_scale.bz2") in message
-    assert "export SVMBENCH_DATA_PATH=/path/to/shared/data" in message
+    assert "export SVMBENCH_DATA_PATH=/path/to/data for a staged copy of the data sets" in message
     assert "allow downloads (unset SVMBENCH_DOWNLOAD, now '0')" in message
     assert "libsvmtools/datasets/binary/heart_scale" in message
 
@@ -81,7 +81,7 @@ def test_checksum_mismatch_names_the_file_the_expected_hash_and_the_fix(tmp_path
     message = str(err.value)
     assert f"checksum mismatch for 'heart' file {path} (found in data path)" in message
     assert f"sha256 {hashlib.sha256(HEART).hexdigest()}, expected {expected}" in message
-    assert "copy it again from shared/data" in message
+    assert "copy it again from a staged copy of the data sets (docs/data-manifest.md)" in message
 
 
 def test_truncated_compressed_file(tmp_path):

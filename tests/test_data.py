@@ -199,27 +199,32 @@ def test_not_found_lists_every_path_tried_and_how_to_get_it(monkeypatch, tmp_pat
     assert "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/a5a" in message
 
 
-def test_checkout_shared_data_is_the_default_data_path(monkeypatch, tmp_path):
-    """Without SVMBENCH_DATA_PATH the loader looks in <repo>/../shared/data, as the Makefile."""
-    assert fetch.CHECKOUT_DATA == Path(__file__).resolve().parents[2] / "shared" / "data"
-    write(tmp_path / "shared", "adult/a5a", TRAIN_SVMLIGHT)
-    write(tmp_path / "shared", "adult/a5a.t", TEST_SVMLIGHT)
-    monkeypatch.setattr(fetch, "CHECKOUT_DATA", tmp_path / "shared")
+def test_without_data_path_the_cache_is_the_default(monkeypatch, tmp_path):
+    """Without SVMBENCH_DATA_PATH the loader searches no directory of its own choosing (nothing
+    beside the checkout): the cache SVMBENCH_DATA only, where downloads go."""
+    write(tmp_path / "cache", "adult/a5a", TRAIN_SVMLIGHT)
+    write(tmp_path / "cache", "adult/a5a.t", TEST_SVMLIGHT)
     monkeypatch.delenv("SVMBENCH_DATA_PATH", raising=False)
+    assert fetch.data_path_dirs() == []
     loaded = load_dataset("a5a")
-    assert loaded.source["files"][0]["found_in"] == "data path"
-    assert loaded.source["files"][0]["path"] == str(tmp_path / "shared" / "adult" / "a5a")
+    assert loaded.source["files"][0]["found_in"] == "cache"
+    assert loaded.source["files"][0]["path"] == str(tmp_path / "cache" / "adult" / "a5a")
+
+
+def test_the_cache_defaults_to_the_users_cache_directory(monkeypatch):
+    monkeypatch.delenv("SVMBENCH_DATA", raising=False)
+    assert fetch.cache_dir() == Path("~/.cache/svmbench").expanduser()
 
 
 def test_missing_file_without_data_path_says_what_to_set(monkeypatch, tmp_path):
-    monkeypatch.setattr(fetch, "CHECKOUT_DATA", tmp_path / "no-shared-data")
     monkeypatch.delenv("SVMBENCH_DATA_PATH", raising=False)
     with pytest.raises(DataError) as err:
         load_dataset("a5a")
     message = str(err.value)
-    assert f"SVMBENCH_DATA_PATH is not set, and {tmp_path / 'no-shared-data'} (the default)" in (
+    assert (f"SVMBENCH_DATA_PATH is not set (default: no directory), so only the cache "
+            f"{tmp_path / 'cache'} was searched (SVMBENCH_DATA, default ~/.cache/svmbench)") in (
         message)
-    assert "export SVMBENCH_DATA_PATH=/path/to/shared/data" in message
+    assert "export SVMBENCH_DATA_PATH=/path/to/data for a staged copy of the data sets" in message
     assert f"{tmp_path / 'cache' / 'adult' / 'a5a'}\n" in message + "\n"
 
 
@@ -349,7 +354,7 @@ def test_truncated_staged_file_is_refused(monkeypatch, tmp_path, path, key):
     message = str(err.value)
     assert f"checksum mismatch for {key!r} file {tmp_path / path} (found in data path)" in message
     assert f"expected {expected} (truncated, edited or another version)" in message
-    assert "copy it again from shared/data" in message
+    assert "copy it again from a staged copy of the data sets (docs/data-manifest.md)" in message
 
 
 def test_every_staged_file_is_pinned():
@@ -362,11 +367,11 @@ def test_every_staged_file_is_pinned():
 
 def test_file_that_differs_from_its_source_is_not_downloaded(monkeypatch, tmp_path):
     """w7a is staged with CRLF line endings: the LIBSVM file cannot match its pin, so no download
-    is tried; the message says to copy shared/data."""
+    is tried; the message says to use a staged copy."""
     monkeypatch.setenv("SVMBENCH_DOWNLOAD", "1")
     use_data_path(monkeypatch, tmp_path)
     with pytest.raises(DataError, match="would not match the pinned sha256: the staged copy has "
-                                        "CRLF line endings.*copy shared/data instead"):
+                                        "CRLF line endings.*use a staged copy of the data sets"):
         load_dataset("w7a")
 
 
@@ -374,7 +379,7 @@ def test_corrupt_compressed_file_is_a_data_error(monkeypatch, tmp_path):
     (tmp_path / "d" / "adult").mkdir(parents=True)
     (tmp_path / "d" / "adult" / "a5a.bz2").write_bytes(b"not bzip2 at all")
     use_data_path(monkeypatch, tmp_path / "d")
-    with pytest.raises(DataError, match="cannot decompress .*truncated.*copy it again from shared"):
+    with pytest.raises(DataError, match="cannot decompress .*truncated.*copy it again from a staged copy"):
         load_dataset("a5a")
 
 

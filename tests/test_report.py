@@ -50,7 +50,7 @@ def test_a_corrupt_record_is_named_set_aside_and_the_rest_reported(tmp_path, cap
     report.main([str(folder)])
     assert (folder / QUARANTINE / "c1" / "fold-2.json").exists()
     assert "fold-2.json" in caplog.text
-    assert "| iris | **80 ± 14.14** |" in capsys.readouterr().out
+    assert "| iris | **80 ± 14.14** [?] |" in capsys.readouterr().out  # [?]: old records
 
 
 def test_a_mixed_store_keeps_settings_apart_flags_and_never_prints_nan(tmp_path, capsys):
@@ -67,6 +67,7 @@ def test_a_mixed_store_keeps_settings_apart_flags_and_never_prints_nan(tmp_path,
     out = capsys.readouterr().out
     assert "gs_svm gamma=0.5 accuracy" in out and "gs_svm gamma=2.0 accuracy" in out
     assert "- iris / gs_svm (cell c2), folds [1]: max_iter" in out
+    assert "| 50 ± 0 [?1 M1*] |" in out and "M = max_iter" in out  # the rule per cell
     assert "- wine / gs_svm (cell c4), folds [0]: stalled" in out
     assert "- wine / gs_svm (cell c5), folds [1]: failed:ValueError: bad" in out
     assert "test error of gs_svm gamma=0.5 vs libsvm over 2 paired folds: identical" in out

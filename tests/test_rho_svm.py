@@ -187,3 +187,23 @@ def test_max_iter_is_a_fault_with_a_warning():
     with pytest.warns(ConvergenceWarning, match="max_iter"):
         model = RhoSVC(max_iter=2).fit(X, y)
     assert (model.status_, model.stop_) == (["max_iter"], ["max_iter"])
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), eta=st.sampled_from([0.001, 0.05, 2.0, 50.0]))
+def test_fixed_eta_stops_by_its_own_rule_with_the_gap_of_the_returned_point(seed, eta):
+    """A fixed number of updates is eg_fixed's published rule: stop "own_rule", never a
+    ConvergenceWarning; the relative KKT gap (5) of the alpha returned (diverged runs included) is
+    measured against the kernel matrix computed here, and "converged" iff it is <= 0.005."""
+    X, y = problem(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a ConvergenceWarning fails the test
+        model = EGFixedSVC(eta=eta, max_iter=200, gamma=0.5).fit(X, y)
+    result = model.fit_results_[0]
+    margins = (np.outer(y, y) * rbf_kernel(X, X, gamma=0.5)) @ result.alpha
+    objective = result.alpha @ margins
+    gap = (objective - margins.min()) / objective
+    assert (result.stop, result.iterations) == ("own_rule", 200)
+    assert result.kkt_violation == pytest.approx(gap, rel=1e-3, abs=1e-4)
+    assert result.objective == pytest.approx(objective, rel=1e-4)
+    assert result.status == ("converged" if result.kkt_violation <= 0.005 else "own_rule")

@@ -21,6 +21,7 @@ import pandas as pd
 from matplotlib.ticker import NullFormatter
 
 from svmbench.analysis.plots import LINESTYLES, PRINT_STYLE
+from svmbench.status import record_status
 
 # problem -> the solvers minimising it (their record's objective)
 PROBLEMS = {
@@ -68,7 +69,7 @@ def curves_of(records: pd.DataFrame, dataset: str) -> dict[str, dict[str, pd.Dat
         lambda curve: isinstance(curve, list) and len(curve) > 0)]
     for _, run in runs.sort_values(["algorithm", "fold"]).drop_duplicates("algorithm").iterrows():
         points = first_pair(run["curve"])
-        points.attrs["stop"], points.attrs["status"] = stop_of(run), run["status"]
+        points.attrs["stop"], points.attrs["status"] = stop_of(run), record_status(run)["status"]
         found.setdefault(problem_of(run["algorithm"]), {})[run["algorithm"]] = points
     return found
 
@@ -129,5 +130,6 @@ def summary(records: pd.DataFrame) -> pd.DataFrame:
                      **{column: _count(run.get(field)) for column, field in COUNTS.items()},
                      "train s": f"{run.get('train_time_s', float('nan')):.3g}",
                      "points": len(curve) if drawn else 0,
-                     "stop": stop_of(run) if drawn else "", "status": run["status"]})
+                     "stop": stop_of(run) if drawn else "",
+                     "status": record_status(run)["status"]})
     return pd.DataFrame(rows)

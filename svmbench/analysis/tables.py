@@ -8,7 +8,8 @@ Typical use::
     Path("t.md").write_text(to_markdown(table) + "\\n\\n" + provenance(records))
 
 A :class:`Table` holds numbers only (``values``; optional ``spread`` shown as ± and a
-``bold`` mask); rendering never changes them, so ``read_csv(to_csv(t))`` gives ``t`` back.
+``bold`` mask; optional ``marks``: which rule stopped each cell, svmbench.analysis.stop_marks);
+rendering never changes them, so ``read_csv(to_csv(t))`` gives ``t`` back.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ import numpy as np
 import pandas as pd
 
 from svmbench.analysis.stats import TestResult, paired_t_test
+from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
 from svmbench.provenance import cpu_model, git_commit
 
 FAILED_PREFIX = "failed"
-PARTS = ("value", "spread", "bold")
+PARTS = ("value", "spread", "bold", "marks")
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,6 +41,8 @@ class Table:
     ``spread``: same shape, printed as ``value ± spread`` (NaN = not printed).
     ``bold``: same shape, True where the cell is set in bold; ``bold_meaning`` says why (printed
     below the table; a table with bold cells and no meaning is not rendered).
+    ``marks``: same shape, text: which rule stopped each cell (svmbench.analysis.stop_marks;
+    '' = none), printed in brackets after the number, explained in a legend line below the table.
     ``formats``: format spec per top-level column label (e.g. ``{"Time": "{:.3g}"}``);
     other columns use ``default_format``. Missing values print as an empty cell; text cells
     print as they are.
@@ -52,9 +56,10 @@ class Table:
     formats: Mapping[str, str] = field(default_factory=dict)
     default_format: str = "{:.2f}"
     bold_meaning: str = ""
+    marks: pd.DataFrame | None = None
 
     def __post_init__(self):
-        for name in ("spread", "bold"):
+        for name in ("spread", "bold", "marks"):
             part = getattr(self, name)
             if part is not None and part.shape != self.values.shape:
                 raise ValueError(f"Table.{name} has shape {part.shape} but values have "
@@ -74,6 +79,8 @@ def mean_std_table(records: pd.DataFrame, metric: str | Sequence[str], rows: str
     ``pair_on``, p >= ``alpha``; NaN p — identical runs — counts as not different). With
     fewer than 2 paired runs only cells equal to the best are bold. ``test=None``: no bold.
     Several metrics give columns (column value, metric); bold is decided per metric.
+    Records with a ``status`` mark each cell with the rule that stopped it (on the first
+    metric's column): :func:`svmbench.analysis.stop_marks.stop_mark`.
     """
     metrics = [metric] if isinstance(metric, str) else list(metric)
     usable = usable_records(records, [rows, columns, *metrics])
@@ -98,7 +105,21 @@ def mean_std_table(records: pd.DataFrame, metric: str | Sequence[str], rows: str
                    f"{', '.join(pair_on)}, p >= {alpha:g}; with fewer than 2 paired runs, cells "
                    f"equal to the best)")
     return Table(values, spread, bold, caption=caption, default_format=number_format,
-                 bold_meaning=meaning)
+                 bold_meaning=meaning, marks=cell_marks(usable, values, rows, columns, metrics))
+
+
+def cell_marks(records: pd.DataFrame, values: pd.DataFrame, rows: str, columns: str,
+               metrics: list[str]) -> pd.DataFrame | None:
+    """The stop mark of every (row, column) cell of ``values`` on its first metric's column
+    ('' elsewhere), or None when the records carry no ``status``."""
+    if "status" not in records:
+        return None
+    marks = pd.DataFrame("", index=values.index, columns=values.columns, dtype=object)
+    for (row, column), cell in records.groupby([rows, columns], sort=False):
+        key = column if len(metrics) == 1 else (column, metrics[0])
+        if key in marks.columns and row in marks.index:
+            marks.loc[row, key] = stop_mark(cell)
+    return marks
 
 
 def significance_bold(records: pd.DataFrame, metric: str, rows: str = "dataset",
@@ -147,7 +168,12 @@ def side_by_side(ours: Table | pd.DataFrame, paper: pd.DataFrame, compare: str =
         else ours_aligned / paper_aligned.replace(0, np.nan)
     parts = {labels[0]: ours_aligned, labels[1]: paper_aligned, third: derived}
     values = _interleave(parts, ours_values.columns)
-    spread = bold = None
+    spread = bold = marks = None
+    if table.marks is not None:
+        blank = {name: pd.DataFrame("", index=index, columns=ours_values.columns, dtype=object)
+                 for name in parts}
+        marks = _interleave({**blank, labels[0]: table.marks.reindex(index).fillna("")},
+                            ours_values.columns)
     if table.spread is not None:
         blank = {name: pd.DataFrame(np.nan, index=index, columns=ours_values.columns)
                  for name in parts}
@@ -158,7 +184,7 @@ def side_by_side(ours: Table | pd.DataFrame, paper: pd.DataFrame, compare: str =
                 for name in parts}
         ours_bold = table.bold.reindex(index).fillna(False).astype(bool)
         bold = _interleave({**none, labels[0]: ours_bold}, ours_values.columns)
-    return replace(table, values=values, spread=spread, bold=bold,
+    return replace(table, values=values, spread=spread, bold=bold, marks=marks,
                    caption=caption or table.caption)
 
 
@@ -197,9 +223,9 @@ def to_markdown(table: Table) -> str:
     text = "\n".join(lines)
     if table.caption:
         text = f"{table.caption}\n\n{text}"
-    legend = bold_legend(table)
-    if legend:
-        text = f"{text}\n\n{legend}"
+    for legend in (bold_legend(table), marks_legend(table)):
+        if legend:
+            text = f"{text}\n\n{legend}"
     if table.footer:
         text = f"{text}\n\n{table.footer}"
     return text
@@ -214,6 +240,11 @@ def bold_legend(table: Table) -> str:
         raise ValueError("this table sets cells in bold but does not say why: give "
                          "Table(bold_meaning=...) (mean_std_table does)")
     return f"Bold: {table.bold_meaning}."
+
+
+def marks_legend(table: Table) -> str:
+    """The legend line of the stop marks the table shows, '' when it shows none."""
+    return "" if table.marks is None else stop_legend(table.marks.to_numpy().ravel())
 
 
 def to_latex(table: Table) -> str:
@@ -241,7 +272,7 @@ def to_latex(table: Table) -> str:
                                                                r" $\pm$ ")):
         lines.append(" & ".join([_latex_escape(str(row_label)), *cells]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
-    for note in filter(None, [bold_legend(table), table.footer]):
+    for note in filter(None, [bold_legend(table), marks_legend(table), table.footer]):
         lines.append(rf"\par\smallskip\footnotesize {_latex_escape(note)}")
     lines.append(r"\end{table}")
     return "\n".join(lines)
@@ -256,6 +287,8 @@ def to_csv(table: Table, path: str | Path) -> Path:
         parts["spread"] = table.spread
     if table.bold is not None:
         parts["bold"] = table.bold
+    if table.marks is not None:
+        parts["marks"] = table.marks
     combined = pd.concat(parts, axis=1, names=["part"])
     meta = {"caption": table.caption, "footer": table.footer, "formats": dict(table.formats),
             "default_format": table.default_format, "bold_meaning": table.bold_meaning,
@@ -288,8 +321,14 @@ def read_csv(path: str | Path) -> Table:
                                                           names=meta["column_names"])
             else:
                 frame.columns = pd.Index(frame.columns, name=meta["column_names"][0])
-            parts[part] = frame.astype(bool) if part == "bold" else frame.astype(float)
-    return Table(parts["value"], parts.get("spread"), parts.get("bold"),
+            if part == "bold":
+                frame = frame.astype(bool)
+            elif part == "marks":
+                frame = frame.astype(object).where(frame.notna(), "")
+            else:
+                frame = frame.astype(float)
+            parts[part] = frame
+    return Table(parts["value"], parts.get("spread"), parts.get("bold"), marks=parts.get("marks"),
                  caption=meta["caption"], footer=meta["footer"], formats=meta["formats"],
                  default_format=meta["default_format"],
                  bold_meaning=meta.get("bold_meaning", ""))
@@ -349,6 +388,8 @@ def _formatted(table: Table, bold_template: str, plus_minus: str) -> list[list[s
                 text += plus_minus + _format_number(table.spread.iat[i, j], spec)
             if table.bold is not None and text and bool(table.bold.iat[i, j]):
                 text = bold_template.format(text)
+            if table.marks is not None:
+                text = with_mark(text, table.marks.iat[i, j])
             cells.append(text)
         rows.append(cells)
     return rows

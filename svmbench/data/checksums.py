@@ -1,12 +1,12 @@
-"""sha256 of the uncompressed content of every file staged in ``shared/data``.
+"""sha256 of the uncompressed content of every staged data file (docs/data-manifest.md).
 
-Keyed by the path relative to a data directory, without compression suffix; copied from
-``shared/data/manifest.json`` (``sha256_uncompressed``), which is not shipped with the package. A
+Keyed by the path relative to a data directory, without compression suffix; copied from the
+staged copy's ``manifest.json`` (``sha256_uncompressed``), which is not shipped with the package. A
 file whose content differs (truncated, edited, another version) is refused by the loader.
 
 ``DIFFERS_FROM_SOURCE`` names the staged files whose bytes are not those of the original public
 source (the manifest's notes): a download from there cannot match the pinned hash, so these
-files must come from a copy of ``shared/data``.
+files must come from a staged copy (a directory of ``SVMBENCH_DATA_PATH``).
 """
 
 PINNED_SHA256: dict[str, str] = {

@@ -1,7 +1,7 @@
-"""Find a data file, in this order (docs/DESIGN.md "Data"): every directory of ``SVMBENCH_DATA_PATH``
-(when it is not set: ``shared/data`` beside the checkout, ``<repo>/../shared/data``, as the Makefile
-does), the cache ``SVMBENCH_DATA`` (default ``~/.cache/svmbench``), then a download from the
-original source into the cache, announced on stderr. ``SVMBENCH_DOWNLOAD=0`` forbids the network.
+"""Find a data file, in this order (docs/DESIGN.md "Data", docs/data-manifest.md): every directory of
+``SVMBENCH_DATA_PATH`` (colon-separated; none when it is not set), the cache ``SVMBENCH_DATA``
+(default ``~/.cache/svmbench``), then a download from the original source into the cache,
+announced on stderr. ``SVMBENCH_DOWNLOAD=0`` forbids the network.
 
 Each place may hold the file plain or compressed (``.bz2``, ``.xz``, ``.gz``). The returned content
 is always the uncompressed bytes, checked against the pinned sha256 (every staged file has one).
@@ -27,8 +27,9 @@ from svmbench.data.registry import DataFile, DatasetSpec
 
 COMPRESSIONS = {"": None, ".bz2": bz2.decompress, ".xz": lzma.decompress, ".gz": gzip.decompress}
 DOWNLOAD_TIMEOUT_S = 120
-# the staged data beside a source checkout: <repo>/../shared/data
-CHECKOUT_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+DEFAULT_CACHE = "~/.cache/svmbench"
+# the copy of the staged data sets a reader may have (docs/data-manifest.md lists its files)
+STAGED = "a staged copy of the data sets (docs/data-manifest.md)"
 
 
 @dataclass(frozen=True)
@@ -51,16 +52,14 @@ class FetchedFile:
 
 
 def data_path_dirs() -> list[Path]:
-    """The directories of ``SVMBENCH_DATA_PATH``; when it is not set, the checkout's
-    ``../shared/data`` if that exists (set ``SVMBENCH_DATA_PATH=`` to search the cache only)."""
-    if "SVMBENCH_DATA_PATH" not in os.environ:
-        return [CHECKOUT_DATA] if CHECKOUT_DATA.is_dir() else []
-    entries = os.environ["SVMBENCH_DATA_PATH"].split(os.pathsep)
+    """The directories of ``SVMBENCH_DATA_PATH`` (none when it is not set: the cache only)."""
+    entries = os.environ.get("SVMBENCH_DATA_PATH", "").split(os.pathsep)
     return [Path(entry).expanduser() for entry in entries if entry.strip()]
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("SVMBENCH_DATA") or "~/.cache/svmbench").expanduser()
+    """Where downloads go and are found again: ``SVMBENCH_DATA``, default ``~/.cache/svmbench``."""
+    return Path(os.environ.get("SVMBENCH_DATA") or DEFAULT_CACHE).expanduser()
 
 
 def downloads_allowed(download: bool | None = None) -> bool:
@@ -121,7 +120,7 @@ def read_uncompressed(path: Path, file: DataFile, place: str) -> bytes:
 
 def _fix_for(place: str, file: DataFile) -> str:
     """What to do about a bad copy of ``file`` found in ``place``."""
-    staged = "copy it again from shared/data (see docs/data-manifest.md)"
+    staged = f"copy it again from {STAGED}"
     if place == "data path":
         return f"{staged}, or remove its directory from SVMBENCH_DATA_PATH"
     if file.path in DIFFERS_FROM_SOURCE:
@@ -186,17 +185,17 @@ def _not_found_message(file: DataFile, spec: DatasetSpec, download: bool | None)
     ]
     lines = [f"dataset {spec.name!r}: file {file.path} not found. Looked in:"]
     lines += [f"  {path}" for path in tried]
-    if "SVMBENCH_DATA_PATH" not in os.environ:
-        lines.append(f"SVMBENCH_DATA_PATH is not set, and {CHECKOUT_DATA} (the default) does not "
-                     "exist.")
+    if not dirs:
+        lines.append(f"SVMBENCH_DATA_PATH is not set (default: no directory), so only the cache "
+                     f"{cache_dir()} was searched (SVMBENCH_DATA, default {DEFAULT_CACHE}).")
     lines.append("How to get it:")
     lines.append(
         f"  - put {file.path} (plain or .bz2/.xz/.gz) under a directory listed in SVMBENCH_DATA_PATH "
-        "(colon-separated), e.g. export SVMBENCH_DATA_PATH=/path/to/shared/data"
+        f"(colon-separated), e.g. export SVMBENCH_DATA_PATH=/path/to/data for {STAGED}"
     )
     if file.url and not _downloadable(file):
         lines.append(f"  - a download from {file.url} would not match the pinned sha256: the "
-                     f"staged copy has {DIFFERS_FROM_SOURCE[file.path]}; copy shared/data instead")
+                     f"staged copy has {DIFFERS_FROM_SOURCE[file.path]}; use {STAGED} instead")
     elif file.url:
         if not downloads_allowed(download):
             lines.append(

@@ -1,12 +1,13 @@
 """Every data set svmbench knows: where its files live, how to read them, what the papers call it.
 
-Files are named by a path relative to a data directory (``<group>/<file>``, the layout of
-``shared/data``), always *without* a compression suffix: the loader also accepts ``.bz2``, ``.xz``
+Files are named by a path relative to a data directory (``<group>/<file>``, the layout of a
+staged copy, docs/data-manifest.md), always *without* a compression suffix: the loader also accepts ``.bz2``, ``.xz``
 and ``.gz`` copies. ``url`` is the original public source; ``None`` means no direct download is
 known, and the error message then points at ``homepage``.
 
 Checksums: a file's sha256 (of the uncompressed content) is pinned in :mod:`checksums` only where
-the canonical content is truly known (``shared/data/manifest.json``, files not altered upstream).
+the canonical content is truly known (the staged copy's ``manifest.json``, files not altered
+upstream).
 For every other file the hash is unknown: on download it is computed, printed and recorded in
 ``Dataset.source``, so a run still documents exactly which bytes it used.
 
