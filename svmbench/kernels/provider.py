@@ -99,7 +99,7 @@ KernelProvider = namedtuple(
         # (_fill_binary_range, _fill_range):
         "position_bits",  # the bits of binary points (math.binary_bits; 0 x 0 for others)
         "position_columns",  # dense points' features, feature f of position p at [f, p] (0 x 0
-        #                      for sparse and binary points, and never filled rows): _fill_dense_range
+        #                      for sparse points): _fill_dense_range
         "position_sqnorm",  # ||x||^2 (binary points: the number of nonzeros)
         "position_signs",  # s
         "kernel_by_distance",  # binary points, RBF: k at squared distance 0, 1, ..., 2 max ||x||^2
@@ -149,8 +149,8 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
                            if is_sparse(points) else PARALLEL_MIN_ENTRIES], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
         position_bits=bits,
-        position_columns=np.ascontiguousarray(points[0].T)
-        if not binary and not is_sparse(points) else np.zeros((0, 0)),
+        # a copy: at one feature the transpose is contiguous, and swaps would move the points
+        position_columns=np.array(points[0].T, order="C"),
         position_sqnorm=points[4].copy(),
         position_signs=signs.copy(),
         kernel_by_distance=_rbf_by_distance(spec[1], 2 * int(points[4].max(initial=0.0)) + 1)
