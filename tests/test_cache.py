@@ -1,7 +1,10 @@
 """LIBSVM's Cache: variable-length rows under one budget, LRU eviction, compaction that never
 moves the row a solver holds."""
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +69,23 @@ def test_the_held_row_survives_compactions_under_pressure():
         held = (row, truth)
 
 
+
+def test_rows_of_one_length_take_the_stretches_dropped_rows_left_and_none_moves():
+    """A full cache cycling rows of one length (LRU drops one row per request): each new row
+    takes a stretch a dropped row left (the listed gaps), so no live row ever moves, where a
+    compaction would slide them all down; the budget still holds ten rows."""
+    n = 50
+    cache = make_row_cache(n, 10 * n)
+    before = {}
+    for p in list(range(n)) * 3:
+        row, _ = get_data(cache, p, n)
+        row[:] = p
+        live = np.flatnonzero(cache.length > 0)
+        assert all(cache.offset[q] == before[q] for q in live if q in before)
+        assert all(np.all(cache.pool[cache.offset[q]:cache.offset[q] + n] == q) for q in live)
+        before = {q: cache.offset[q] for q in live}
+    assert len(before) == 10
+
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 19), st.integers(1, 20)), min_size=1, max_size=80),
        st.sampled_from([0.0, 1e-9, 10.0]))
@@ -119,3 +139,37 @@ def test_a_row_held_after_its_provider_is_dropped_keeps_its_values():
     for p in range(50):
         kernel_row(other, p, 50)  # fills whatever pool the new provider got
     np.testing.assert_array_equal(row, expected)
+
+
+def thp_enabled():
+    path = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+    return path.exists() and "[never]" not in path.read_text()
+
+
+def huge_kb_of(array):
+    """AnonHugePages (kB) of the mappings of this process that overlap ``array``'s memory (an
+    madvise splits a mapping in two)."""
+    first = array.__array_interface__["data"][0]
+    last = first + array.nbytes
+    inside, total = False, 0
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split()[0]
+        if "-" in head and ":" not in head:
+            start, end = (int(bound, 16) for bound in head.split("-"))
+            inside = start < last and first < end
+        elif inside and head == "AnonHugePages:":
+            total += int(line.split()[1])
+    return total
+
+
+@pytest.mark.skipif(not thp_enabled(), reason="transparent huge pages are off here")
+def test_a_new_pool_is_mapped_in_small_pages():
+    """A fresh pool, touched all over, holds no transparent huge page (faulting them in cost 3-5x
+    the system time of 4 KB pages on the benchmark machine)."""
+    from svmbench.kernels import cache as cache_module
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cache_module, "_SPARE_POOL", [])
+        cache = make_row_cache(4000, 16 * 2**20)  # a 64 MB budget: 80 MB of pool
+        cache.pool[:] = 1.0
+        assert huge_kb_of(cache.pool) == 0

@@ -71,6 +71,36 @@ def test_dense_enough_sparse_rows_equal_the_sparse_fillers_rows(seed, n, d, dens
             swap_positions(sparse, a, b)
 
 
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_long_dense_rows_after_swaps_equal_the_sparse_fillers_rows(threads):
+    """Rows long enough to be filled in parallel (from the dense points' columns by position, a
+    chunk to a thread), full and prefixes, after positions were swapped: equal, exactly, to the
+    rows of the same data kept sparse."""
+    n = 2 * kernel_provider.PARALLEL_MIN_ENTRIES + 100
+    X = dense_enough_csr(7, n, 9, 0.8)
+    densified = make_provider(X, "rbf", cache_mb=0, gamma=0.3)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kernel_math, "DENSE_MIN_COLUMN_DENSITY", np.inf)
+        sparse = make_provider(X, "rbf", cache_mb=0, gamma=0.3)
+    assert densified.position_columns.shape == (9, n) and sparse.points[0].shape == (0, 0)
+    got, reference = np.empty(n), np.empty(n)
+    rng = np.random.default_rng(0)
+    numba.set_num_threads(threads)
+    try:
+        for _ in range(2):
+            for i in (0, n // 3, n - 1):
+                for length in (n - 50, n):
+                    kernel_row_once(densified, i, length, got)
+                    kernel_row_once(sparse, i, length, reference)
+                    np.testing.assert_array_equal(got[:length], reference[:length])
+            for a, b in rng.integers(0, n, size=(n // 4, 2)):
+                swap_positions(densified, a, b)
+                swap_positions(sparse, a, b)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
 def fit_summary(X, y, name, threads):
     numba.set_num_threads(threads)
     try:

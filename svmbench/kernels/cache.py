@@ -18,7 +18,12 @@ second row); the pool has two spare rows so that a new row always fits above it 
 The pool is a quarter larger than the budget (POOL_SLACK), so that a compaction, which moves up
 to a budget of entries, comes only after a quarter of a budget was allocated: amortized, at most
 four entries moved per entry cached. Without it a full cache compacted every second or third
-request (smo_wss2 on a8a with a 200 MB cache: 64 s of CPU instead of 3.4 s).
+request (smo_wss2 on a8a with a 200 MB cache: 64 s of CPU instead of 3.4 s). Before it compacts,
+though, the cache lists the free stretches between the live rows (``gaps``, lowest first: the
+rows the LRU order dropped, mostly whole rows of the same length as the new ones) and fills them
+in turn, moving nothing; it compacts only when the gaps that hold the requested row add up to
+less than GAP_MIN_SHARE of the pool (on ijcnn1 a compaction moved a gigabyte to reclaim a
+quarter of one).
 
 A run of swaps can be *deferred* (``defer_swap`` for ``swap_index``, as LIBSVM's shrinking pass
 makes them, thousands in a row): positions and row headers are exchanged at once, the rows'
@@ -31,6 +36,7 @@ every swap (on ijcnn1, 48,574 swaps over about 3,000 cached rows were a quarter 
 time), nor every cached row for every batch (most rows an SMO run caches are never read again).
 """
 
+import mmap
 import weakref
 from collections import namedtuple
 
@@ -42,8 +48,12 @@ POOL_SLACK = 0.25
 # the pool of the last cache dropped, kept for the next one: its memory is mapped already. A new
 # gigabyte costs its page faults, which were half of smo_wss2's time on a8a and ijcnn1 when every
 # fit took fresh memory (2.2 s of system time in a 5 s fit); LIBSVM's rows, malloc'ed one by one,
-# come back from the heap the same way.
+# come back from the heap the same way. New memory comes in 4 KB pages (_fresh_memory).
 _SPARE_POOL = []
+
+# the least share of the pool that listed gaps must offer, else the pool is compacted (a listing
+# costs a sort of the live rows: at most 1 / GAP_MIN_SHARE listings per pool allocated)
+GAP_MIN_SHARE = 0.05
 
 RowCache = namedtuple(
     "RowCache",
@@ -54,16 +64,18 @@ RowCache = namedtuple(
         "lru_prev",  # doubly linked LRU list over cached positions; index n is the sentinel,
         "lru_next",  # lru_next[n] the least and lru_prev[n] the most recently used
         "state",  # [free entries of the budget, pool top, last requested position, hole start,
-        #           hole end, deferred swaps]: the hole is free pool space below the last
-        #           requested row
+        #           hole end, deferred swaps, batches, log entries, gaps listed, next gap]: the
+        #           hole is free pool space rows are allocated in (below the last requested row
+        #           after a compaction, else the listed gap in use)
         "pending",  # the deferred swaps (lower, higher position), in order
         "row_batches",  # the number of logged batches row p has taken (moves with the row)
         "batches",  # batch b: [its first log entry, its end, its highest swapped position]
         "log",  # (target, source): row[target] takes the old row[source]
         "moved",  # work space of n entries for a batch's gather
+        "gaps",  # gap g: [start, end) of free pool space between live rows, g < state[GAPS]
     ],
 )
-FREE, TOP, LAST, HOLE_START, HOLE_END, PENDING, BATCHES, LOGGED = 0, 1, 2, 3, 4, 5, 6, 7
+FREE, TOP, LAST, HOLE_START, HOLE_END, PENDING, BATCHES, LOGGED, GAPS, NEXT_GAP = range(10)
 # batches logged before every cached row is brought up to date and the log starts again
 MAX_BATCHES = 64
 
@@ -83,14 +95,16 @@ def make_row_cache(n, entries, dtype=np.float32):
         length=np.zeros(n, dtype=np.int64),
         lru_prev=np.full(n + 1, n, dtype=np.int64),
         lru_next=np.full(n + 1, n, dtype=np.int64),
-        state=np.array([entries, 0, -1, 0, 0, 0, 0, 0], dtype=np.int64),
+        state=np.array([entries, 0, -1, 0, 0, 0, 0, 0, 0, 0], dtype=np.int64),
         **_swap_log(n, dtype),
     )
 
 
 def _swap_log(n, dtype):
-    """The arrays for deferred swaps (the log holds 4 n entries, a batch at most n)."""
-    return {"pending": np.zeros((2 * n, 2), dtype=np.int64),
+    """The arrays for deferred swaps (the log holds 4 n entries, a batch at most n), and the gap
+    list."""
+    return {"gaps": np.zeros((n + 1, 2), dtype=np.int64),
+            "pending": np.zeros((2 * n, 2), dtype=np.int64),
             "row_batches": np.zeros(n, dtype=np.int64),
             "batches": np.zeros((MAX_BATCHES, 3), dtype=np.int64),
             "log": np.zeros((4 * n, 2), dtype=np.int64), "moved": np.zeros(n, dtype=dtype)}
@@ -103,12 +117,23 @@ def _pool(size, dtype):
     if spare is not None and spare.dtype == dtype and spare.shape[0] >= size:
         base = spare
     else:
-        base = np.empty(size, dtype=dtype)
+        base = _fresh_memory(size, dtype)
         if spare is not None:
             _SPARE_POOL.append(spare)
     pool = base[:size]
     weakref.finalize(pool, _keep_spare, base)
     return pool
+
+
+def _fresh_memory(size, dtype):
+    """An array of ``size`` entries of new anonymous memory in 4 KB pages, not transparent huge
+    pages (numpy advises huge pages for large arrays): on this 2-core VM touching 1.3 GB took 1.8-3.1
+    s of system time in 2 MB pages, 0.6 s in 4 KB pages (one process, in turn, load average 15);
+    smo_wss2's first fit on ijcnn1 spent 3.1 s of its 7.6 s of CPU there."""
+    memory = mmap.mmap(-1, max(size * np.dtype(dtype).itemsize, 1))
+    if hasattr(mmap, "MADV_NOHUGEPAGE"):  # Linux; THP "always" would map huge pages unasked
+        memory.madvise(mmap.MADV_NOHUGEPAGE)
+    return np.frombuffer(memory, dtype=dtype, count=size)
 
 
 def _keep_spare(base):
@@ -126,7 +151,7 @@ def make_full_cache(matrix):
         length=np.empty(n, dtype=np.int64),
         lru_prev=np.empty(n + 1, dtype=np.int64),
         lru_next=np.empty(n + 1, dtype=np.int64),
-        state=np.empty(8, dtype=np.int64),
+        state=np.empty(10, dtype=np.int64),
         **_swap_log(n, matrix.dtype),
     )
     reset_full_cache(cache)
@@ -197,6 +222,7 @@ def _compact(cache):
     pinned = cache.state[LAST]
     top = 0
     cache.state[HOLE_START], cache.state[HOLE_END] = 0, 0
+    cache.state[GAPS], cache.state[NEXT_GAP] = 0, 0
     for p in live[np.argsort(cache.offset[live])]:
         start, size = cache.offset[p], cache.length[p]
         if p == pinned:
@@ -211,19 +237,56 @@ def _compact(cache):
 
 
 @njit(cache=True)
+def _list_gaps(cache, size):
+    """List the free stretches of at least ``size`` entries between the live rows, lowest first,
+    as the gaps to allocate in (the hole's rest among them), and bring the top down to the end of
+    the highest live row; the free entries they offer, the top's room included."""
+    live = np.flatnonzero(cache.length > 0)
+    end, count, offered = 0, 0, 0
+    for p in live[np.argsort(cache.offset[live])]:
+        start = cache.offset[p]
+        if start - end >= size:
+            cache.gaps[count, 0], cache.gaps[count, 1] = end, start
+            count += 1
+            offered += start - end
+        end = start + cache.length[p]
+    cache.state[TOP] = end
+    cache.state[HOLE_START], cache.state[HOLE_END] = 0, 0
+    cache.state[GAPS], cache.state[NEXT_GAP] = count, 0
+    return offered + cache.pool.shape[0] - end
+
+
+@njit(cache=True)
+def _take(cache, size):
+    """Offset of ``size`` free entries at the top, else in the hole, else in the next listed gap
+    that holds them (it becomes the hole); -1 when none does."""
+    if cache.state[TOP] + size <= cache.pool.shape[0]:
+        cache.state[TOP] += size
+        return cache.state[TOP] - size
+    while cache.state[HOLE_END] - cache.state[HOLE_START] < size:
+        if cache.state[NEXT_GAP] == cache.state[GAPS]:
+            return -1
+        gap = cache.state[NEXT_GAP]
+        cache.state[HOLE_START], cache.state[HOLE_END] = cache.gaps[gap, 0], cache.gaps[gap, 1]
+        cache.state[NEXT_GAP] = gap + 1
+    cache.state[HOLE_START] += size
+    return cache.state[HOLE_START] - size
+
+
+@njit(cache=True)
 def _allocate(cache, size):
-    """Offset of ``size`` free contiguous pool entries: at the top, else in the hole after a
-    compaction (the two spare rows guarantee one of them fits)."""
-    for compacted in (False, True):
-        if compacted:
-            _compact(cache)
-        if cache.state[TOP] + size <= cache.pool.shape[0]:
-            cache.state[TOP] += size
-            return cache.state[TOP] - size
-        if cache.state[HOLE_END] - cache.state[HOLE_START] >= size:
-            cache.state[HOLE_START] += size
-            return cache.state[HOLE_START] - size
-    raise MemoryError("kernel cache pool exhausted")
+    """Offset of ``size`` free contiguous pool entries: at the top, in the hole or the listed
+    gaps; else in gaps listed anew when they offer GAP_MIN_SHARE of the pool; else after a
+    compaction (the two spare rows guarantee that one of the top and the hole fits)."""
+    start = _take(cache, size)
+    if start < 0 and _list_gaps(cache, size) >= GAP_MIN_SHARE * cache.pool.shape[0]:
+        start = _take(cache, size)
+    if start < 0:
+        _compact(cache)
+        start = _take(cache, size)
+    if start < 0:
+        raise MemoryError("kernel cache pool exhausted")
+    return start
 
 
 @njit(cache=True, inline="always")

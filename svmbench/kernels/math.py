@@ -159,7 +159,7 @@ def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
             hi = min(stop, lo + DENSE_DOT_CHUNK)
             for feature in features:
                 column = col_values[col_indptr[feature] + lo:col_indptr[feature] + hi]
-                _add_scaled(dots[lo:hi], column, q[feature])
+                add_scaled(dots[lo:hi], column, q[feature])
         return
     q_indptr, q_indices, q_values = query_points[1], query_points[2], query_points[3]
     for k in range(q_indptr[query], q_indptr[query + 1]):
@@ -207,7 +207,7 @@ def exp_nonpositive(x):
 
 
 @njit(cache=True)
-def _add_scaled(total, column, value):
+def add_scaled(total, column, value):
     """total += value * column (a loop from 0, so that it vectorizes)."""
     for j in range(total.shape[0]):
         total[j] += column[j] * value

@@ -44,7 +44,9 @@ from svmbench.kernels.cache import (
     swap_index,
 )
 from svmbench.kernels.math import (
+    DENSE_DOT_CHUNK,
     RBF,
+    add_scaled,
     apply_kernel,
     binary_bits,
     dot_with_buffer,
@@ -77,9 +79,6 @@ PARALLEL_CHUNK = 1024
 # cost of a nonzero walked point by point relative to one walked column by column: about even
 # on Adult and Web rows (a8a, w7a) once the point-by-point sum is written out in _fill_range
 POINT_WALK_COST = 1.0
-# the same for dense data: a dot product per point costs about 3x the vectorized column loop
-# (22 features, ijcnn1; more features favour the columns further)
-DENSE_POINT_WALK_COST = 3.0
 
 KernelProvider = namedtuple(
     "KernelProvider",
@@ -99,6 +98,8 @@ KernelProvider = namedtuple(
         # by position, moved with the positions, so that rows are filled by contiguous passes
         # (_fill_binary_range, _fill_range):
         "position_bits",  # the bits of binary points (math.binary_bits; 0 x 0 for others)
+        "position_columns",  # dense points' features, feature f of position p at [f, p] (0 x 0
+        #                      for sparse points): _fill_dense_range
         "position_sqnorm",  # ||x||^2 (binary points: the number of nonzeros)
         "position_signs",  # s
         "kernel_by_distance",  # binary points, RBF: k at squared distance 0, 1, ..., 2 max ||x||^2
@@ -148,6 +149,8 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
                            if is_sparse(points) else PARALLEL_MIN_ENTRIES], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
         position_bits=bits,
+        # a copy: at one feature the transpose is contiguous, and swaps would move the points
+        position_columns=np.array(points[0].T, order="C"),
         position_sqnorm=points[4].copy(),
         position_signs=signs.copy(),
         kernel_by_distance=_rbf_by_distance(spec[1], 2 * int(points[4].max(initial=0.0)) + 1)
@@ -187,6 +190,7 @@ def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
         settings=np.array([1, PARALLEL_MIN_ENTRIES], dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
         position_bits=np.zeros((0, 0), dtype=np.uint64),
+        position_columns=np.zeros((0, 0)),
         position_sqnorm=np.zeros(n),
         position_signs=signs.copy(),
         kernel_by_distance=np.zeros(0),
@@ -310,33 +314,34 @@ def _fill_binary_range(provider, position, out, start, stop):
 @njit(cache=True)
 def _fill_range(points, spec, position_signs, position_sqnorm, shift, perm, x, dots, work, own,
                 out, start, stop, by_columns):
-    """out[p] = s_i s_j (k(x_i, x_j) + shift), i = perm[own], j = perm[p], for p in [start, stop);
-    inner products from ``dots`` (indexed by sample) when they were accumulated by columns, else
-    from the dense vector ``x``. Passes over ``work`` (by position): the inner products, in a loop
-    of their own for each source, then the kernel, so that the RBF kernel's exponentials run in a
-    loop of their own that vectorizes; ||x_j||^2 and s_j are read by position (no gather); every
-    loop runs over slices from 0 (from a variable start, numba's index wraparound check keeps a
-    loop scalar)."""
-    dense, indptr, indices, values = points[0], points[1], points[2], points[3]
-    kind, gamma = spec[0], spec[1]
-    samples, kernel, row = perm[start:stop], work[start:stop], out[start:stop]
-    sqnorm, own_sqnorm = position_sqnorm[start:stop], position_sqnorm[own]
-    signs, own_sign = position_signs[start:stop], position_signs[own]
+    """out[p] = s_i s_j (k(x_i, x_j) + shift), i = perm[own], j = perm[p], for p in [start, stop),
+    sparse points: inner products from ``dots`` (indexed by sample) when they were accumulated by
+    columns, else from the dense vector ``x``, into ``work`` (by position), then _fill_kernel;
+    every loop runs over slices from 0 (from a variable start, numba's index wraparound check
+    keeps a loop scalar)."""
+    indptr, indices, values = points[1], points[2], points[3]
+    samples, products = perm[start:stop], work[start:stop]
     if by_columns:
         for p in range(samples.shape[0]):
-            kernel[p] = dots[samples[p]]
-    elif is_sparse(points):  # dot_with_buffer written out: a call per entry costs ~5x the sum
+            products[p] = dots[samples[p]]
+    else:  # dot_with_buffer written out: a call per entry costs ~5x the sum
         for p in range(samples.shape[0]):
             j, dot = samples[p], 0.0
             for k in range(indptr[j], indptr[j + 1]):
                 dot += values[k] * x[indices[k]]
-            kernel[p] = dot
-    else:  # the same, dense (ijcnn1: a fifth of smo_wss2's time was those calls)
-        for p in range(samples.shape[0]):
-            point, dot = dense[samples[p]], 0.0
-            for k in range(point.shape[0]):
-                dot += point[k] * x[k]
-            kernel[p] = dot
+            products[p] = dot
+    _fill_kernel(spec, position_signs, position_sqnorm, shift, work, own, out, start, stop)
+
+
+@njit(cache=True)
+def _fill_kernel(spec, position_signs, position_sqnorm, shift, work, own, out, start, stop):
+    """out[p] = s_i s_j (k(x_i, x_j) + shift) for p in [start, stop) from the inner products
+    <x_i, x_j> in work[p] (i at position ``own``): the RBF kernel's exponentials run in a loop of
+    their own that vectorizes; ||x_j||^2 and s_j are read by position (no gather)."""
+    kind, gamma = spec[0], spec[1]
+    kernel, row = work[start:stop], out[start:stop]
+    sqnorm, own_sqnorm = position_sqnorm[start:stop], position_sqnorm[own]
+    signs, own_sign = position_signs[start:stop], position_signs[own]
     if kind == RBF:  # the exponent -gamma ||x_i - x_j||^2, then its exponential
         for p in range(kernel.shape[0]):
             kernel[p] = -gamma * max(own_sqnorm + sqnorm[p] - 2.0 * kernel[p], 0.0)
@@ -347,6 +352,39 @@ def _fill_range(points, spec, position_signs, position_sqnorm, shift, perm, x, d
             kernel[p] = apply_kernel(spec, kernel[p], own_sqnorm, sqnorm[p])
     for p in range(row.shape[0]):
         row[p] = own_sign * signs[p] * (kernel[p] + shift)
+
+
+@njit(cache=True)
+def _fill_dense_range(columns, point, features, spec, position_signs, position_sqnorm, shift,
+                      work, own, out, start, stop):
+    """_fill_kernel over [start, stop) for dense points, the inner products of ``point`` (the
+    point at position ``own``) with the points there from their columns by position
+    (``columns``, position_columns): point_f times column f added for each nonzero feature f in
+    turn (``features``), DENSE_DOT_CHUNK sums at a time, while they stay in the first-level cache.
+    The sums run in the order of math.dots_by_columns and of a dot product per point (the zero
+    features add nothing), so the values are theirs bit for bit; no gather by sample, and a row
+    prefix costs its own entries only."""
+    for lo in range(start, stop, DENSE_DOT_CHUNK):
+        hi = min(stop, lo + DENSE_DOT_CHUNK)
+        products = work[lo:hi]
+        products[:] = 0.0
+        for feature in features:
+            add_scaled(products, columns[feature, lo:hi], point[feature])
+        _fill_kernel(spec, position_signs, position_sqnorm, shift, work, own, out, lo, hi)
+
+
+@njit(cache=True, parallel=True)
+def fill_dense_chunks_parallel(columns, point, features, kind, gamma, coef0, degree,
+                               position_signs, position_sqnorm, shift, work, own, out, start,
+                               stop):
+    """_fill_dense_range over [start, stop), PARALLEL_CHUNK entries to a thread at a time: a
+    row's inner products and kernel values in one parallel region (the spec travels unpacked:
+    numba's parallel regions take arrays and scalars only)."""
+    for c in prange((stop - start + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
+        lo = start + c * PARALLEL_CHUNK
+        _fill_dense_range(columns, point, features, (kind, gamma, coef0, degree), position_signs,
+                          position_sqnorm, shift, work, own, out, lo,
+                          min(stop, lo + PARALLEL_CHUNK))
 
 
 @njit(cache=True, parallel=True)
@@ -376,14 +414,12 @@ def dots_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col
 
 @njit(cache=True)
 def _walk_columns(points, i, count):
-    """Whether the inner products of point i with ``count`` points are cheaper column by column
-    (touching all n points: sparse, every point that shares a feature with i) than point by point
-    (touching the nonzeros of the ``count`` points). Both sum the same products in the same
-    feature order, so the kernel values are identical either way."""
+    """Whether the inner products of sparse point i with ``count`` points are cheaper column by
+    column (touching every point that shares a feature with i, and clearing all n sums) than
+    point by point (touching the nonzeros of the ``count`` points). Both sum the same products in
+    the same feature order, so the kernel values are identical either way."""
     indptr, indices, col_indptr = points[1], points[2], points[5]
     n = points[4].shape[0]
-    if not is_sparse(points):
-        return count * DENSE_POINT_WALK_COST >= n
     by_columns = n  # clearing the n sums
     for k in range(indptr[i], indptr[i + 1]):
         feature = indices[k]
@@ -396,9 +432,11 @@ def _walk_columns(points, i, count):
 @njit(cache=True)
 def _fill_row(provider, position, out, start, stop):
     """Compute Q at (position, p) for p in [start, stop) into out: binary points from their bits
-    (one thread), others from the points."""
+    (one thread), dense ones from their columns by position, sparse ones from the points."""
     if provider.position_bits.shape[0] > 0:
         _fill_binary_range(provider, position, out, start, stop)
+    elif not is_sparse(provider.points):
+        _fill_from_columns(provider, position, out, start, stop)
     else:
         _fill_from_points(provider, position, out, start, stop)
     if start <= position < stop:
@@ -406,9 +444,26 @@ def _fill_row(provider, position, out, start, stop):
 
 
 @njit(cache=True)
+def _fill_from_columns(provider, position, out, start, stop):
+    """Q at (position, p) for p in [start, stop) without the ridge, for dense points
+    (_fill_dense_range), in one parallel region for long rows."""
+    point = provider.points[0][provider.perm[position]]
+    features = np.flatnonzero(point)  # adding 0 * x_jf changes no sum
+    columns, signs, sqnorm = (provider.position_columns, provider.position_signs,
+                              provider.position_sqnorm)
+    if stop - start >= provider.settings[PARALLEL_MIN]:
+        fill_dense_chunks_parallel(columns, point, features, *provider.spec, signs, sqnorm,
+                                   provider.fold[SHIFT], provider.work, position, out, start,
+                                   stop)
+    else:
+        _fill_dense_range(columns, point, features, provider.spec, signs, sqnorm,
+                          provider.fold[SHIFT], provider.work, position, out, start, stop)
+
+
+@njit(cache=True)
 def _fill_from_points(provider, position, out, start, stop):
-    """Q at (position, p) for p in [start, stop) without the ridge, from the points: their inner
-    products by points or by columns, whichever is cheaper, in parallel for long rows."""
+    """Q at (position, p) for p in [start, stop) without the ridge, from sparse points: their
+    inner products by points or by columns, whichever is cheaper, in parallel for long rows."""
     points = provider.points
     i = provider.perm[position]
     by_columns = _walk_columns(points, i, stop - start)
@@ -499,9 +554,11 @@ def _exchange_positions(provider, a, b):
     provider.perm[a], provider.perm[b] = provider.perm[b], provider.perm[a]
     for values in (provider.diag, provider.position_sqnorm, provider.position_signs):
         values[a], values[b] = values[b], values[a]
-    bits = provider.position_bits
+    bits, columns = provider.position_bits, provider.position_columns
     for word in range(bits.shape[0]):
         bits[word, a], bits[word, b] = bits[word, b], bits[word, a]
+    for feature in range(columns.shape[0]):
+        columns[feature, a], columns[feature, b] = columns[feature, b], columns[feature, a]
 
 
 @njit(cache=True)
