@@ -133,16 +133,17 @@ def shrink_swap(provider, s, a, b):
 
 
 @njit(cache=True, inline="always")
-def take_step(s, diag, i, j, new_i, new_j, q_ij, row_i, row_j):
+def take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j):
     """Move (alpha_i, alpha_j) to (new_i, new_j) and update G over the active prefix with the rows
     of i and j (requested by the loop over that prefix; empty when it is empty); G_i and G_j past
-    the prefix from Q_ii, Q_jj, Q_ij (LIBSVM's "update G"; Keerthi et al. 2001, takeStep's fcache
-    update). Written without branches around arrays, for the reference counts (see solver_loop)."""
+    the prefix from Q_ii, Q_jj, Q_ij, which must be the rows' own entries (LIBSVM's "update G";
+    Keerthi et al. 2001, takeStep's fcache update). Written without branches around arrays, for
+    the reference counts (see solver_loop)."""
     alpha, gradient, length = s.alpha, s.gradient, s.ints[ACTIVE]
     step_i, step_j = new_i - alpha[i], new_j - alpha[j]
     update_gradient(gradient, row_i, row_j, step_i, step_j, length)
-    past_i = gradient[i] + (step_i * diag[i] + step_j * q_ij)
-    past_j = gradient[j] + (step_i * q_ij + step_j * diag[j])
+    past_i = gradient[i] + (step_i * q_ii + step_j * q_ij)
+    past_j = gradient[j] + (step_i * q_ij + step_j * q_jj)
     gradient[i] = past_i if i >= length else gradient[i]
     gradient[j] = past_j if j >= length else gradient[j]
     alpha[i], alpha[j] = new_i, new_j
@@ -261,6 +262,13 @@ def solver_loop(provider, s, max_iter, seed):
                                    provider.counters, position, length)
         return cached if cached.shape[0] > 0 else kernel_row(provider, position, length)
 
+    def stored(entry):
+        """A Q entry as the cache stores the rows that keep G (float32 like LIBSVM's Qfloat;
+        float64 for a precomputed matrix). kernel_entry serves Q_ij unrounded when it computes
+        it, and the step solves with that; G and the objective must take the rows' numbers, or G
+        drifts from Q alpha - 1 (Keerthi's samples entering I0: ~1e-8 a step, kept in I0)."""
+        return np.float64(no_row.dtype.type(entry))
+
     def wss2_pair():
         """Fan et al. 2005, WSS 2 over the active set: (i, j, gap, row of i), j = -1 when there is
         no pair; gap = m(a) - M(a)."""
@@ -299,14 +307,15 @@ def solver_loop(provider, s, max_iter, seed):
                 converged = True
                 break
         note(s.curve, iterations, provider.counters, objective, own_gap(s, gap))
+        q_ii, q_jj, q_ij = stored(provider.diag[i]), stored(provider.diag[j]), stored(q_ij)
         objective += objective_change(s.gradient[i], s.gradient[j], new_i - s.alpha[i],
-                                      new_j - s.alpha[j], provider.diag[i], provider.diag[j], q_ij)
+                                      new_j - s.alpha[j], q_ii, q_jj, q_ij)
         old_i, old_j = s.alpha[i], s.alpha[j]
         row_j = no_row
         if s.ints[ACTIVE] > 0:
             row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
             row_j = row(j, s.ints[ACTIVE])
-        take_step(s, provider.diag, i, j, new_i, new_j, q_ij, row_i, row_j)
+        take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
         iterations += 1
         if not wss2:
             after_examined_step(provider, s, i, j)
