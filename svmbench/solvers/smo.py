@@ -64,6 +64,7 @@ from svmbench.solvers.smo_step import (
     check_two_classes,
     curvature,
     dual_objective,
+    first_index_of,
     in_low_set,
     in_up_set,
     is_free,
@@ -669,17 +670,27 @@ def offer(s, k):
 
 @njit(cache=True)
 def refresh_thresholds(s, i1, i2):
-    """(b_up, i_up) and (b_low, i_low) over I0 + {i1, i2} (Keerthi et al. 2001, takeStep)."""
-    y, alpha, gradient, C = s.y, s.alpha, s.gradient, s.reals[C_]
+    """(b_up, i_up) and (b_low, i_low) over I0 + {i1, i2} (Keerthi et al. 2001, takeStep), the
+    first position holding each extreme of I0, then i1 and i2 where strictly better.
+
+    I0 = [0, ACTIVE) holds free samples only, members of I_up and I_low both: its extremes of F
+    are taken in loops that vectorize (lane_max over F and -F in the state's work vector), then
+    looked up; a branching loop over I0 took 45 % of smo_mod2's fit on a7a."""
+    y, gradient, C = s.y, s.gradient, s.reals[C_]
     n_free = s.ints[ACTIVE]
-    b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
-    for t in range(n_free + 2):
-        k = t if t < n_free else (i1 if t == n_free else i2)
-        f = y[k] * gradient[k]
-        if in_up_set(y[k], alpha[k], C) and f < b_up:
-            b_up, i_up = f, k
-        if in_low_set(y[k], alpha[k], C) and f > b_low:
-            b_low, i_low = f, k
+    f, negated = s.work[:n_free], s.work[n_free:2 * n_free]
+    for t in range(n_free):
+        f[t] = y[t] * gradient[t]
+        negated[t] = -f[t]
+    b_up, b_low = -lane_max(negated), lane_max(f)
+    i_up = first_index_of(f, b_up) if n_free > 0 else -1
+    i_low = first_index_of(f, b_low) if n_free > 0 else -1
+    for k in (i1, i2):
+        f_k = y[k] * gradient[k]
+        if in_up_set(y[k], s.alpha[k], C) and f_k < b_up:
+            b_up, i_up = f_k, k
+        if in_low_set(y[k], s.alpha[k], C) and f_k > b_low:
+            b_low, i_low = f_k, k
     s.reals[B_UP], s.reals[B_LOW] = b_up, b_low
     if i_up >= 0:
         s.ints[I_UP] = i_up
