@@ -21,6 +21,8 @@ from svmbench.data.fetch import data_path_dirs
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC
 from svmbench.solvers import get_solver
+from svmbench.solvers.kkt import kkt_violation
+from svmbench.solvers.smo_step import bias_from_gradient
 
 VARIANTS = ["smo_wss2", "smo_platt", "smo_mod1", "smo_mod2"]
 TOL = 1e-3
@@ -285,6 +287,37 @@ def test_every_variant_reaches_the_svc_dual_objective(variant, seed, sparse):
     assert result.status == "converged"
     assert dual_objective(K, y, result.alpha) == pytest.approx(
         dual_objective(K, y, svc_alpha), rel=1e-6)
+
+
+SETTINGS = [("smo_platt", {}), ("smo_mod1", {}), ("smo_mod2", {}),
+            ("smo_wss2", {"shrinking": True}), ("smo_wss2", {"shrinking": False})]
+
+
+@pytest.mark.parametrize("variant,extra", SETTINGS, ids=lambda v: str(v))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), stop=st.floats(0.0, 1.0),
+       cache_mb=st.sampled_from([1e-9, 1.0]))
+def test_the_result_is_that_of_its_own_alpha_wherever_max_iter_stops_it(variant, extra, seed,
+                                                                        stop, cache_mb):
+    """Stopped by max_iter anywhere, every variant reports the objective, bias and KKT violation
+    of the alpha it returns, as recomputed from G = Q alpha - 1 in numpy, Q being the C-SVC matrix
+    as the kernel cache stores it (float32 entries, LIBSVM's Qfloat). Keerthi's samples entering
+    I0 once took Q_ij unrounded into G: ~1e-8 off until they left I0 (seed 362879 of
+    test_checkpoints: the objective 1.4e-7 off)."""
+    X, y, C, gamma = random_problem(seed)
+    params = {"C": C, "tol": 1e-6, **extra}
+    full = get_solver(variant)(csvc(X, y, gamma, cache_mb), y, params)
+    max_iter = 1 + int(stop * full.iterations)
+    result = get_solver(variant)(csvc(X, y, gamma, cache_mb), y, {**params, "max_iter": max_iter})
+    Q = (np.outer(y, y) * rbf_kernel(X, gamma=gamma)).astype(np.float32).astype(np.float64)
+    alpha = result.alpha
+    gradient = Q @ alpha - 1.0
+    assert result.iterations == min(max_iter, full.iterations)
+    assert result.objective == pytest.approx(0.5 * alpha @ (gradient - 1.0), rel=1e-11, abs=1e-12)
+    bias = bias_from_gradient(alpha, gradient, y, C, y.shape[0])
+    assert result.bias == pytest.approx(bias, rel=1e-9, abs=1e-11)
+    assert result.kkt_violation == pytest.approx(kkt_violation(alpha, gradient, y, C, bias),
+                                                 rel=1e-9, abs=1e-11)
 
 
 @settings(max_examples=15, deadline=None)

@@ -59,6 +59,15 @@ def lane_max(values):
 
 
 @njit(cache=True, inline="always")
+def first_index_of(values, target):
+    """The first t with values[t] == target, or -1."""
+    for t in range(values.shape[0]):
+        if values[t] == target:
+            return t
+    return -1
+
+
+@njit(cache=True, inline="always")
 def last_index_of(values, target):
     """The last t with values[t] == target, or -1."""
     for t in range(values.shape[0] - 1, -1, -1):
