@@ -17,7 +17,7 @@ from svmbench.kernels.provider import make_provider
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC, RosenSVC
 from svmbench.solvers import get_solver
-from svmbench.solvers.rosen import direction, multipliers, rosen_step
+from svmbench.solvers.rosen import direction, free_set, multiplier, rosen_step
 from svmbench.solvers.smo_step import max_violation
 
 
@@ -45,6 +45,7 @@ def test_every_step_is_feasible_and_descends(seed, n, C, gamma, tol):
     q = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=gamma, cache_mb=0)
     alpha, gradient = np.zeros(n), -np.ones(n)
     support, d, qd = np.empty(n, dtype=np.int64), np.zeros(n), np.zeros(n)
+    offsets, weights = np.empty(n, dtype=np.int64), np.empty(n)
     objective = 0.0
     for _ in range(300):
         if max_violation(alpha, gradient, y, C, n) <= 2.0 * tol:
@@ -56,7 +57,7 @@ def test_every_step_is_feasible_and_descends(seed, n, C, gamma, tol):
         assert slope == pytest.approx(-norm2, rel=1e-9)
         assert abs(y @ d) <= 1e-12 * (1.0 + np.abs(d).sum())
         assert np.all(d[alpha <= 0.0] >= 0.0) and np.all(d[alpha >= C] <= 0.0)
-        assert rosen_step(q, y, alpha, gradient, C, tol, support, d, qd)
+        assert rosen_step(q, y, alpha, gradient, C, tol, support, d, qd, offsets, weights)
         assert np.all(alpha >= 0.0) and np.all(alpha <= C)
         assert abs(y @ alpha) <= 1e-10 * C * n
         now = dual_objective(X, y, alpha, gamma)
@@ -78,8 +79,8 @@ def test_multipliers_of_eq4_solve_the_kkt_system_in_least_squares(seed, n):
     at_zero, at_c = np.flatnonzero(alpha == 0.0), np.flatnonzero(alpha == C)
     M = np.vstack([-np.eye(n)[at_zero], np.eye(n)[at_c], y[None, :]])
     beta = np.linalg.lstsq(M.T, -gradient, rcond=None)[0]
-    u = np.empty(n)
-    multipliers(y, alpha, gradient, C, u)
+    mean, _, _ = free_set(y, alpha, gradient, C, np.empty(n, dtype=np.int64))
+    u = np.array([multiplier(y[i], alpha[i], gradient[i], C, mean) for i in range(n)])
     np.testing.assert_allclose(u[at_zero], beta[: at_zero.size], atol=1e-10)
     np.testing.assert_allclose(u[at_c], beta[at_zero.size: at_zero.size + at_c.size], atol=1e-10)
 
