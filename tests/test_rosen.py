@@ -13,11 +13,17 @@ from sklearn.svm import SVC
 
 from svmbench.algorithms import build_estimator
 from svmbench.data import DataError, available_realizations, load_dataset
-from svmbench.kernels.provider import make_provider
+from svmbench.kernels.provider import kernel_row, make_provider
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC, RosenSVC
 from svmbench.solvers import get_solver
-from svmbench.solvers.rosen import direction, multipliers, rosen_step
+from svmbench.solvers.rosen import (
+    direction,
+    free_set,
+    multiplier,
+    q_times_direction,
+    rosen_step,
+)
 from svmbench.solvers.smo_step import max_violation
 
 
@@ -45,6 +51,7 @@ def test_every_step_is_feasible_and_descends(seed, n, C, gamma, tol):
     q = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=gamma, cache_mb=0)
     alpha, gradient = np.zeros(n), -np.ones(n)
     support, d, qd = np.empty(n, dtype=np.int64), np.zeros(n), np.zeros(n)
+    offsets, weights = np.empty(n, dtype=np.int64), np.empty(n)
     objective = 0.0
     for _ in range(300):
         if max_violation(alpha, gradient, y, C, n) <= 2.0 * tol:
@@ -56,7 +63,7 @@ def test_every_step_is_feasible_and_descends(seed, n, C, gamma, tol):
         assert slope == pytest.approx(-norm2, rel=1e-9)
         assert abs(y @ d) <= 1e-12 * (1.0 + np.abs(d).sum())
         assert np.all(d[alpha <= 0.0] >= 0.0) and np.all(d[alpha >= C] <= 0.0)
-        assert rosen_step(q, y, alpha, gradient, C, tol, support, d, qd)
+        assert rosen_step(q, y, alpha, gradient, C, tol, support, d, qd, offsets, weights)
         assert np.all(alpha >= 0.0) and np.all(alpha <= C)
         assert abs(y @ alpha) <= 1e-10 * C * n
         now = dual_objective(X, y, alpha, gamma)
@@ -78,10 +85,39 @@ def test_multipliers_of_eq4_solve_the_kkt_system_in_least_squares(seed, n):
     at_zero, at_c = np.flatnonzero(alpha == 0.0), np.flatnonzero(alpha == C)
     M = np.vstack([-np.eye(n)[at_zero], np.eye(n)[at_c], y[None, :]])
     beta = np.linalg.lstsq(M.T, -gradient, rcond=None)[0]
-    u = np.empty(n)
-    multipliers(y, alpha, gradient, C, u)
+    mean, _, _ = free_set(y, alpha, gradient, C, np.empty(n, dtype=np.int64))
+    u = np.array([multiplier(y[i], alpha[i], gradient[i], C, mean) for i in range(n)])
     np.testing.assert_allclose(u[at_zero], beta[: at_zero.size], atol=1e-10)
     np.testing.assert_allclose(u[at_c], beta[at_zero.size: at_zero.size + at_c.size], atol=1e-10)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), count=st.integers(0, 45),
+       cached_rows=st.sampled_from([0, 2, 15, 100]))
+def test_q_times_direction_adds_rows_as_one_row_at_a_time(seed, count, cached_rows):
+    """Q d from cached rows added eight at a time, computed rows alone, equals to the bit Q d
+    from the same rows requested and added one at a time in support order, with the same
+    counts, whether the cache is off, holds two rows, some of the support or all of it; twice,
+    the second time in reverse order, so that rows held are followed by rows computed (which
+    evict rows)."""
+    cache_mb = cached_rows * 50 * 4 / 2**20
+    n = 50
+    X, y = random_problem(seed, n)
+    rng = np.random.default_rng(seed)
+    forward = rng.permutation(n)[:count].astype(np.int64)
+    d = rng.normal(size=n)
+    grouped = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=0.7, cache_mb=cache_mb)
+    single = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=0.7, cache_mb=cache_mb)
+    out, offsets, weights = np.empty(n), np.empty(n, dtype=np.int64), np.empty(n)
+    for support in (forward, forward[::-1].copy()):
+        q_times_direction(grouped, support, count, d, out, offsets, weights)
+        expected = np.zeros(n)
+        for j in support:
+            expected += d[j] * np.asarray(kernel_row(single, j, n)[:n], dtype=np.float64)
+        np.testing.assert_array_equal(out, expected)
+        np.testing.assert_array_equal(grouped.counters, single.counters)
+    Q = np.outer(y, y) * rbf_kernel(X, gamma=0.7)
+    np.testing.assert_allclose(out, Q[:, support] @ d[support], rtol=1e-5, atol=1e-5)
 
 
 def wdbc():

@@ -29,7 +29,7 @@ The loop stops on the absolute KKT violation of smo_mod2, b_low - b_up <= 2 tol 
 import numpy as np
 from numba import njit
 
-from svmbench.kernels.provider import kernel_row
+from svmbench.kernels.provider import cached_kernel_row, kernel_row
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, STALLED, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
@@ -44,15 +44,19 @@ from svmbench.solvers.smo_step import (
     smo_settings,
 )
 
+GROUP = 8  # cached Q rows added to Q d in one pass over it
+
 
 @njit(cache=True)
-def free_mean(y, alpha, gradient, C):
-    """(mean of F = y G over J, N = |J|, max_J F - min_J F); mean and spread 0 when J is empty."""
+def free_set(y, alpha, gradient, C, support):
+    """Write J = {0 < a_i < C} into ``support`` in position order; return (mean over J of
+    F = y G, N = |J|, max_J F - min_J F), mean and spread 0 when J is empty."""
     total, count, low, high = 0.0, 0, np.inf, -np.inf
     for i in range(alpha.shape[0]):
         if is_free(alpha[i], C):
             f = y[i] * gradient[i]
             total += f
+            support[count] = i
             count += 1
             low, high = min(low, f), max(high, f)
     if count == 0:
@@ -60,29 +64,25 @@ def free_mean(y, alpha, gradient, C):
     return total / count, count, high - low
 
 
-@njit(cache=True)
-def multipliers(y, alpha, gradient, C, out):
-    """Eq. (4): u_i = G_i - y_i/N sum_J y_k G_k on J0 (a_i = 0), -G_i + y_i/N sum_J y_k G_k on JC
-    (a_i = C), 0 on J; needs N >= 1."""
-    mean, _, _ = free_mean(y, alpha, gradient, C)
-    for i in range(alpha.shape[0]):
-        if is_free(alpha[i], C):
-            out[i] = 0.0
-        elif alpha[i] <= 0.0:
-            out[i] = gradient[i] - y[i] * mean
-        else:
-            out[i] = -gradient[i] + y[i] * mean
+@njit(cache=True, inline="always")
+def multiplier(y_i, alpha_i, gradient_i, C, mean):
+    """Eq. (4): u_i = G_i - y_i/N sum_J y_k G_k on J0 (a_i = 0), -G_i + y_i/N sum_J y_k G_k on
+    JC (a_i = C), 0 on J; ``mean`` = 1/N sum_J y_k G_k (free_set's, N >= 1)."""
+    if is_free(alpha_i, C):
+        return 0.0
+    if alpha_i <= 0.0:
+        return gradient_i - y_i * mean
+    return -gradient_i + y_i * mean
 
 
 @njit(cache=True)
-def most_negative_multiplier(y, alpha, gradient, C):
+def most_negative_multiplier(y, alpha, gradient, C, mean):
     """(sample, u) of the most negative multiplier of eq. (4); (-1, 0) when none is negative."""
-    u = np.empty(alpha.shape[0])
-    multipliers(y, alpha, gradient, C, u)
     best, chosen = 0.0, -1
     for i in range(alpha.shape[0]):
-        if u[i] < best:
-            best, chosen = u[i], i
+        u = multiplier(y[i], alpha[i], gradient[i], C, mean)
+        if u < best:
+            best, chosen = u, i
     return chosen, best
 
 
@@ -117,20 +117,15 @@ def direction(y, alpha, gradient, C, tol, support, d):
     """Fill d (zero outside ``support``) with this iteration's feasible descent direction and
     ``support`` with its nonzero positions; return their count (0: no sample to release)."""
     d[:] = 0.0
-    _, n_free, spread = free_mean(y, alpha, gradient, C)
-    count = 0
-    for i in range(alpha.shape[0]):
-        if is_free(alpha[i], C):
-            support[count] = i
-            count += 1
-    if n_free == 0:  # the equality multiplier is free: release the maximal violating pair
+    mean, count, spread = free_set(y, alpha, gradient, C, support)
+    if count == 0:  # the equality multiplier is free: release the maximal violating pair
         i_up, i_low = maximal_violating_pair(y, alpha, gradient, C)
         if i_up < 0 or i_low < 0 or i_up == i_low:
             return 0
         support[0], support[1] = i_up, i_low
         count = 2
     else:
-        released, u = most_negative_multiplier(y, alpha, gradient, C)
+        released, u = most_negative_multiplier(y, alpha, gradient, C, mean)
         face_violation = spread if spread > 2.0 * tol else 0.0
         if released >= 0 and -u > face_violation:  # d is taken as 0: release (eq. (5))
             support[count] = released
@@ -142,15 +137,61 @@ def direction(y, alpha, gradient, C, tol, support, d):
 
 
 @njit(cache=True)
-def q_times_direction(provider, support, count, d, out):
-    """out = Q d, one cached Q row per position of the support."""
+def add_row(out, row, weight):
+    """out += weight row (over out's length)."""
+    for k in range(out.shape[0]):
+        out[k] += weight * row[k]
+
+
+@njit(cache=True)
+def add_group(out, pool, offsets, weights, g):
+    """out += the GROUP rows pool[offsets[t]:] times weights[t], t = g .. g + 7, added to each
+    entry in t order, as add_row one row after the other would (to the bit), in one pass over
+    out: eight rows' reads per read and write of out (out is float64, rows float32)."""
+    n = out.shape[0]
+    o0, o1, o2, o3 = offsets[g], offsets[g + 1], offsets[g + 2], offsets[g + 3]
+    o4, o5, o6, o7 = offsets[g + 4], offsets[g + 5], offsets[g + 6], offsets[g + 7]
+    w0, w1, w2, w3 = weights[g], weights[g + 1], weights[g + 2], weights[g + 3]
+    w4, w5, w6, w7 = weights[g + 4], weights[g + 5], weights[g + 6], weights[g + 7]
+    r0, r1, r2, r3 = pool[o0:o0 + n], pool[o1:o1 + n], pool[o2:o2 + n], pool[o3:o3 + n]
+    r4, r5, r6, r7 = pool[o4:o4 + n], pool[o5:o5 + n], pool[o6:o6 + n], pool[o7:o7 + n]
+    for k in range(n):
+        first = ((out[k] + w0 * r0[k]) + w1 * r1[k]) + w2 * r2[k]
+        out[k] = ((((first + w3 * r3[k]) + w4 * r4[k]) + w5 * r5[k]) + w6 * r6[k]) + w7 * r7[k]
+
+
+@njit(cache=True)
+def add_rows(out, pool, offsets, weights, count):
+    """out += sum over t < count of weights[t] pool[offsets[t]:offsets[t] + n], each entry's
+    terms added in t order (the bits of one row at a time), GROUP rows per pass."""
+    grouped = count - count % GROUP
+    for g in range(0, grouped, GROUP):
+        add_group(out, pool, offsets, weights, g)
+    for t in range(grouped, count):
+        add_row(out, pool[offsets[t]:], weights[t])
+
+
+@njit(cache=True)
+def q_times_direction(provider, support, count, d, out, offsets, weights):
+    """out = Q d from the Q rows of the support, requested in support order, one request per
+    row, as one row at a time would ask (same counts, same LRU order). A row the cache holds
+    is only noted (its offset in the pool) and added with the held rows after it, GROUP at a
+    time (add_rows); before a row the cache must compute, the held rows are added first (the
+    computation may evict or move them), then the computed row alone."""
     n = out.shape[0]
     out[:] = 0.0
+    cache, settings, counters = provider.cache, provider.settings, provider.counters
+    held = 0
     for t in range(count):
         j = support[t]
-        row = kernel_row(provider, j, n)
-        for k in range(n):
-            out[k] += d[j] * row[k]
+        if cached_kernel_row(cache, settings, counters, j, n).shape[0] > 0:
+            offsets[held], weights[held] = cache.offset[j], d[j]
+            held += 1
+            continue
+        add_rows(out, cache.pool, offsets, weights, held)
+        held = 0
+        add_row(out, kernel_row(provider, j, n), d[j])
+    add_rows(out, cache.pool, offsets, weights, held)
 
 
 @njit(cache=True)
@@ -180,13 +221,13 @@ def step_length(alpha, gradient, C, support, count, d, qd):
 
 
 @njit(cache=True)
-def rosen_step(provider, y, alpha, gradient, C, tol, support, d, qd):
+def rosen_step(provider, y, alpha, gradient, C, tol, support, d, qd, offsets, weights):
     """One iteration: direction, Q d, clipped exact line search, update of alpha and G. Returns
     False when there is no direction to move along."""
     count = direction(y, alpha, gradient, C, tol, support, d)
     if count == 0:
         return False
-    q_times_direction(provider, support, count, d, qd)
+    q_times_direction(provider, support, count, d, qd, offsets, weights)
     lam, blocked = step_length(alpha, gradient, C, support, count, d, qd)
     if not np.isfinite(lam):
         return False
@@ -210,13 +251,15 @@ def rosen_loop(provider, y, C, tol, max_iter, curve):
     gradient = -np.ones(n)  # G = Qa - 1 at a = 0
     support = np.empty(n, dtype=np.int64)
     d, qd = np.zeros(n), np.zeros(n)
+    offsets, weights = np.empty(n, dtype=np.int64), np.empty(n)  # q_times_direction's rows
     iterations = 0
     gap = max_violation(alpha, gradient, y, C, n)
     converged = gap <= 2.0 * tol
     while not converged and iterations < max_iter:
         if due(curve, iterations):
             note(curve, iterations, provider.counters, dual_objective(alpha, gradient), gap)
-        if not rosen_step(provider, y, alpha, gradient, C, tol, support, d, qd):
+        if not rosen_step(provider, y, alpha, gradient, C, tol, support, d, qd, offsets,
+                          weights):
             break
         iterations += 1
         gap = max_violation(alpha, gradient, y, C, n)
