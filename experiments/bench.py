@@ -351,6 +351,7 @@ def parse(argv):
 
 def main(argv=None):
     args = parse(argv)
+    command = " ".join(sys.argv[1:] if argv is None else argv)
     threads = threading_info()
     all_cores = threads["numba_threads"]
     for solver in args.solvers:
@@ -393,7 +394,7 @@ def main(argv=None):
         "## Summary per solver\n\n" + to_markdown(Table(summary, formats={
             "cells": "{:.0f}", "SV off": "{:.0f}", "acc off": "{:.0f}"}, default_format="{:.2f}")),
         *sections,
-        provenance(),
+        f"Command: `python experiments/bench.py {command}`. {provenance()}",
     ])
     print(text)
     args.output.parent.mkdir(parents=True, exist_ok=True)
