@@ -95,6 +95,19 @@ def test_critical_difference_diagram(tmp_path):
     assert_written(plots.save_figure(figure, tmp_path / "cd"))
 
 
+@pytest.mark.parametrize("k", [2, 5, 15])
+def test_critical_difference_diagram_fits_its_labels(k):
+    scores = pd.DataFrame(np.random.default_rng(k).normal(size=(10, k)),
+                          columns=[f"solver{i}" for i in range(k)])
+    figure = plots.critical_difference_diagram(stats.nemenyi(scores))
+    ax = figure.axes[0]
+    bottom, top = ax.get_ylim()
+    label_ys = [text.get_position()[1] for text in ax.texts if "(" in text.get_text()]
+    assert len(label_ys) == k
+    assert all(bottom < y < top for y in label_ys)
+    assert min(label_ys) - bottom < 0.5   # no blank band under the lowest label
+
+
 def test_bad_input_is_named(records):
     with pytest.raises(ValueError, match="baseline"):
         plots.scaling_figure(records, "libsvm")

@@ -181,7 +181,8 @@ def critical_difference_diagram(result: NemenyiResult, title: str = "") -> plt.F
     ranks = result.average_ranks.sort_values()
     k = ranks.size
     with plt.rc_context(PRINT_STYLE):
-        height = 1.2 + 0.22 * k
+        label_rows = (k + 1) // 2
+        height = 0.45 + 0.25 * label_rows + 0.2   # axis and CD bar, one label row each 0.25 in, margin
         figure, ax = plt.subplots(figsize=(3.4, height))
         ax.set_xlim(0.5, k + 0.5)
         ax.set_ylim(0, height)
@@ -194,7 +195,7 @@ def critical_difference_diagram(result: NemenyiResult, title: str = "") -> plt.F
         cd = result.critical_difference
         ax.hlines(height - 0.12, 1, 1 + cd, color="black", linewidth=1.2)
         ax.text(1 + cd / 2, height - 0.08, f"CD = {cd:.2f}", ha="center", va="bottom")
-        left = list(ranks.index[: (k + 1) // 2])
+        left = list(ranks.index[:label_rows])
         for i, (name, rank) in enumerate(ranks.items()):
             on_left = name in left
             row = (left.index(name) if on_left else k - 1 - i) + 1
