@@ -11,13 +11,14 @@ LAUNCHER ?=
 # make tables / figures re-render the committed (paper-scale) output unless SCALE is given
 RENDER_SCALE = $(if $(filter command line environment,$(origin SCALE)),$(SCALE),paper)
 
-.PHONY: $(ARTEFACTS) tables figures paper
+.PHONY: $(ARTEFACTS) tables figures paper wall-times
 
 ## gs2005-table1 .. gs2008-fig2-3, rosen-table1 rosen-table2, tsang-fig1 tsang-table2
 ## tsang-table3, fw-table2 fw-table3 fw-fig3 .. fw-fig8 fw-table8 fw-stopping fw-tables4-7-ours:
 ## run the artefact's sweep at SCALE, then render its table (and figure)
 $(ARTEFACTS): venv
-	@status=0; $(PY) -m svmbench.runner -m +experiment=$(subst -,_,$@) scale=$(SCALE) $(LAUNCHER) \
+	@status=0; $(PY) -m svmbench.walltime $(subst -,_,$@) --scale $(SCALE) -- \
+	  $(PY) -m svmbench.runner -m +experiment=$(subst -,_,$@) scale=$(SCALE) $(LAUNCHER) \
 	  || status=$$?; \
 	  $(PY) -m svmbench.render $(subst -,_,$@) --scale $(SCALE) && exit $$status
 
@@ -31,6 +32,12 @@ figures: venv
 	$(PY) -m svmbench.render gs2008_fig2_3 tsang_fig1 fw_fig3 fw_fig4 fw_fig5 fw_fig6 fw_fig7 \
 	  fw_fig8 --scale $(RENDER_SCALE)
 
-## paper: every artefact at paper scale (hours on 2 cores; LAUNCHER=... for a cluster)
+## paper: every artefact at paper scale (hours on 2 cores; LAUNCHER=... for a cluster); each
+## sweep's wall time goes to results/wall_times.csv (wall-times: as a table); a failed artefact
+## does not stop the others (make -k), the target exits non-zero; run again to resume
 paper:
-	$(MAKE) $(ARTEFACTS) SCALE=paper
+	$(MAKE) -k $(ARTEFACTS) SCALE=paper
+
+## wall-times: each artefact's logged sweep wall times per commit (SCALE=quick for the quick log)
+wall-times: venv
+	$(PY) -m svmbench.walltime --summary --scale $(RENDER_SCALE)

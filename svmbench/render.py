@@ -94,13 +94,25 @@ def commit_of(records):
     return commits.str.removesuffix("+dirty"), dirty
 
 
+def clean_runs(records):
+    """The run ids of ``records`` (sorted) when they all come from one clean commit and one
+    solver-code fingerprint, else None: a sweep stopped and resumed on that commit stays clean,
+    in a few named runs."""
+    if records.empty or "run_id" not in records or records["run_id"].isna().any():
+        return None
+    commits, dirty = commit_of(records)
+    fingerprints = records.get("code_fingerprint", pd.Series(None, index=records.index))
+    if commits.nunique() != 1 or dirty.any() or fingerprints.isna().any() \
+            or fingerprints.nunique() != 1:
+        return None
+    return sorted(records["run_id"].unique())
+
+
 def same_run(records):
     """Whether ``records`` share one run, one commit and a clean tree: only then may a table say
     its numbers were measured in the same run."""
-    if records.empty or "run_id" not in records or records["run_id"].isna().any():
-        return False
-    commits, dirty = commit_of(records)
-    return records["run_id"].nunique() == 1 and commits.nunique() == 1 and not dirty.any()
+    runs = clean_runs(records)
+    return runs is not None and len(runs) == 1
 
 
 def sources(records):
@@ -133,10 +145,20 @@ def sources(records):
     runs = records["run_id"].nunique() if "run_id" in records else 0
     return (f"Records: {len(records)} (host {hosts}; cpu {cpus}; {dates}). "
             f"Commits: {'; '.join(lines)}. Solver code (fingerprint): {'; '.join(code)}. "
-            + ("Measured in one run of one clean commit." if same_run(records) else
-               "Not measured in one run of one clean commit: "
-               f"{f'{runs} run id(s)' if runs else 'run ids not recorded'}, "
-               f"{commits.nunique()} commit(s), {int(dirty.sum())} record(s) from a dirty tree."))
+            + _how_measured(records, runs, commits, dirty))
+
+
+def _how_measured(records, runs, commits, dirty):
+    clean = clean_runs(records)
+    if clean is not None and len(clean) == 1:
+        return "Measured in one run of one clean commit."
+    if clean is not None:
+        named = ", ".join("/".join(Path(run).parts[-2:]) for run in clean)
+        return (f"Measured from one clean commit in {len(clean)} runs (a sweep stopped and "
+                f"resumed, or split): {named}.")
+    return ("Not measured in one run of one clean commit: "
+            f"{f'{runs} run id(s)' if runs else 'run ids not recorded'}, "
+            f"{commits.nunique()} commit(s), {int(dirty.sum())} record(s) from a dirty tree.")
 
 
 def _machine(records):

@@ -65,6 +65,21 @@ def synthetic_records(artefact, scale):
     return records
 
 
+def test_sources_say_one_run_a_few_clean_runs_or_neither():
+    base = {**synthetic_records("gs2008_table2", "quick")[0], "git_dirty": False,
+            "run_id": "/w/multirun/2026-11-26/03-00-00"}
+    resumed = {**base, "fold": 1, "run_id": "/w/multirun/2026-11-27/09-30-00"}
+    assert sources(pd.DataFrame([base, {**base, "fold": 1}])).endswith(
+        "Measured in one run of one clean commit.")
+    assert sources(pd.DataFrame([base, resumed])).endswith(
+        "Measured from one clean commit in 2 runs (a sweep stopped and resumed, or split): "
+        "2026-11-26/03-00-00, 2026-11-27/09-30-00.")
+    for spoiler in ({"git_dirty": True}, {"git_commit": "b" * 40},
+                    {"code_fingerprint": "0123456789abcdef"}, {"run_id": None}):
+        line = sources(pd.DataFrame([base, {**resumed, **spoiler}]))
+        assert "Not measured in one run of one clean commit" in line, spoiler
+
+
 def test_renderer_turns_a_small_store_into_the_expected_table(tmp_path):
     store = ResultStore(tmp_path / "runs")
     for record in synthetic_records("gs2008_table2", "quick"):

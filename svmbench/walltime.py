@@ -1,0 +1,95 @@
+"""Time an artefact's sweep and log its wall time, so `make paper` can say what each artefact cost.
+
+    python -m svmbench.walltime gs2008_table7 --scale paper -- python -m svmbench.runner -m ...
+    python -m svmbench.walltime --summary --scale paper     # the log as a Markdown table
+
+Each timed command appends one row to ``<output_root>/wall_times.csv`` (results/ at paper scale):
+artefact, scale, commit and dirty flag, start (UTC), wall seconds, exit status, the 1-minute load
+average before and after, the machine's cores and the command line. A sweep stopped and resumed
+adds a row per run; the summary sums a commit's rows per artefact. The command's exit status is
+passed on unchanged.
+"""
+
+import argparse
+import csv
+import os
+import shlex
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+
+import pandas as pd
+
+from svmbench.provenance import git_state
+from svmbench.render import ROOT
+from svmbench.sweep import SCALES
+
+FIELDS = ["artefact", "scale", "commit", "dirty", "start_utc", "wall_s", "exit_status",
+          "load_before", "load_after", "cores", "command"]
+
+
+def log_path(scale):
+    return ROOT / ("results" if scale == "paper" else "results/quick") / "wall_times.csv"
+
+
+def timed(artefact, scale, command, path=None):
+    """Run ``command``, append its row to the wall-time log, return its exit status."""
+    path = path or log_path(scale)
+    commit, dirty = git_state()
+    start, load_before = datetime.now(timezone.utc), os.getloadavg()[0]
+    began = time.perf_counter()
+    status = subprocess.run(command, check=False).returncode
+    row = {"artefact": artefact, "scale": scale, "commit": commit, "dirty": dirty,
+           "start_utc": start.isoformat(timespec="seconds"),
+           "wall_s": round(time.perf_counter() - began, 1), "exit_status": status,
+           "load_before": load_before, "load_after": os.getloadavg()[0],
+           "cores": os.cpu_count(), "command": shlex.join(command)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    new = not path.is_file()
+    with path.open("a", newline="") as stream:
+        writer = csv.DictWriter(stream, FIELDS)
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+    return status
+
+
+def summary(path):
+    """Markdown: per artefact and commit, the runs, their summed wall time, loads and exits."""
+    if not path.is_file():
+        return f"No wall times logged yet ({path.name} is written by `make <artefact>`)."
+    log = pd.read_csv(path)
+    rows = ["| artefact | commit | runs | wall (min) | load before / after (1 min) | exit |",
+            "|---|---|---|---|---|---|"]
+    for (artefact, commit), runs in log.groupby(["artefact", "commit"], sort=True):
+        tree = " (dirty tree)" if runs["dirty"].astype(str).eq("True").any() else ""
+        loads = ", ".join(f"{b:.1f} / {a:.1f}" for b, a in zip(runs["load_before"],
+                                                                runs["load_after"]))
+        exits = ", ".join(str(s) for s in runs["exit_status"])
+        rows.append(f"| {artefact} | {commit[:12]}{tree} | {len(runs)} | "
+                    f"{runs['wall_s'].sum() / 60:.1f} | {loads} | {exits} |")
+    cores = ", ".join(str(c) for c in sorted(log["cores"].unique()))
+    return "\n".join(rows) + (f"\n\nWall clock of each artefact's sweep (training and storing "
+                              f"its records; rendering not included) on {cores} cores; a "
+                              "resumed sweep adds a run.")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("artefact", nargs="?")
+    parser.add_argument("--scale", choices=SCALES, required=True)
+    parser.add_argument("--summary", action="store_true", help="print the log as a table")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the command to time")
+    args = parser.parse_args(argv)
+    if args.summary:
+        print(summary(log_path(args.scale)))
+        return 0
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not args.artefact or not command:
+        parser.error("give the artefact and, after --, the command to time")
+    return timed(args.artefact, args.scale, command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""svmbench.walltime: every timed sweep leaves a row; the summary sums a commit's runs."""
+
+import sys
+
+import pandas as pd
+
+from svmbench import walltime
+
+
+def test_each_timed_command_appends_a_row_and_passes_its_exit_status_on(tmp_path):
+    log = tmp_path / "wall_times.csv"
+    sleep = [sys.executable, "-c", "import time; time.sleep(0.3)"]
+    assert walltime.timed("gs2008_table7", "paper", sleep, log) == 0
+    assert walltime.timed("gs2008_table7", "paper", [sys.executable, "-c", "exit(3)"], log) == 3
+    rows = pd.read_csv(log)
+    assert list(rows.columns) == walltime.FIELDS
+    assert list(rows["exit_status"]) == [0, 3]
+    assert rows["wall_s"].iloc[0] >= 0.3
+    assert rows["command"].iloc[1].endswith("-c 'exit(3)'")
+
+
+def test_the_summary_sums_the_runs_of_one_commit_per_artefact(tmp_path):
+    log = tmp_path / "wall_times.csv"
+    base = {"scale": "paper", "dirty": False, "start_utc": "2026-11-26T03:00:00+00:00",
+            "exit_status": 0, "load_before": 0.5, "load_after": 1.5, "cores": 2, "command": "x"}
+    pd.DataFrame([{**base, "artefact": "fw_table2", "commit": "a" * 40, "wall_s": 600},
+                  {**base, "artefact": "fw_table2", "commit": "a" * 40, "wall_s": 300,
+                   "exit_status": 1},
+                  {**base, "artefact": "fw_table2", "commit": "b" * 40, "wall_s": 60},
+                  {**base, "artefact": "gs2005_table1", "commit": "a" * 40, "wall_s": 120,
+                   "dirty": True}], columns=walltime.FIELDS).to_csv(log, index=False)
+    lines = walltime.summary(log).splitlines()
+    assert "| fw_table2 | aaaaaaaaaaaa | 2 | 15.0 | 0.5 / 1.5, 0.5 / 1.5 | 0, 1 |" in lines
+    assert "| fw_table2 | bbbbbbbbbbbb | 1 | 1.0 | 0.5 / 1.5 | 0 |" in lines
+    assert "| gs2005_table1 | aaaaaaaaaaaa (dirty tree) | 1 | 2.0 | 0.5 / 1.5 | 0 |" in lines
+
+
+def test_the_summary_of_no_log_says_so(tmp_path):
+    assert "No wall times logged yet" in walltime.summary(tmp_path / "wall_times.csv")
