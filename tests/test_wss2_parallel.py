@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 
 from svmbench.algorithms import build_estimator
 from svmbench.kernels import provider as kernel_provider
+from svmbench.kernels.math import add_scaled
 from svmbench.kernels.provider import PARALLEL_CHUNK
 from svmbench.solvers import wss2_parallel
 from svmbench.solvers.checkpoints import new_curve
 from svmbench.solvers.smo import LIBSVM283, WSS2, new_state, wss2_first, wss2_second
 from svmbench.solvers.smo_step import update_gradient
 from svmbench.solvers.wss2_parallel import (
+    add_scaled_parallel,
     gains_parallel,
     last_position_of_max,
     update_gradient_parallel,
@@ -71,19 +73,23 @@ def test_parallel_selection_is_the_serial_one(seed, n, levels, threads):
 @TWO_THREADS
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 4 * PARALLEL_CHUNK))
-def test_parallel_gradient_update_is_the_serial_one(seed, n):
+def test_parallel_gradient_updates_are_the_serial_ones(seed, n):
+    """G's update over a prefix and G_bar's over every sample, on 2 threads: the serial sums."""
     rng = np.random.default_rng(seed)
     gradient, row_i, row_j = rng.normal(size=n), rng.normal(size=n), rng.normal(size=n)
     step_i, step_j = rng.normal(size=2)
     length = int(rng.integers(0, n + 1))
-    expected = gradient.copy()
+    expected, expected_bar, gradient_bar = gradient.copy(), row_j.copy(), row_j.copy()
     update_gradient(expected, row_i, row_j, step_i, step_j, length)
+    add_scaled(expected_bar, row_i, step_i)
     numba.set_num_threads(2)
     try:
         update_gradient_parallel(gradient, row_i, row_j, step_i, step_j, length)
+        add_scaled_parallel(gradient_bar, row_i, step_i)
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     np.testing.assert_array_equal(gradient, expected)
+    np.testing.assert_array_equal(gradient_bar, expected_bar)
 
 
 def wss2_fit(X, y, threads, binary_points):

@@ -71,7 +71,8 @@ CACHING, PARALLEL_MIN = 0, 1
 # median of 3, commit 4229ea9). Dense rows: ijcnn1 1.94 s vs 3.01 s. Sparse rows never gained
 # (Adult and Web, ~12-14 nonzeros a sample): a4a 0.254 s vs 0.113, w7a 0.672 vs 0.474, a8a 2.71
 # vs 2.47, so they are filled by one thread unless the provider's settings (which carry the
-# threshold, changeable without compiling) say otherwise.
+# threshold, changeable without compiling) say otherwise. Binary points (Adult, Web) are filled
+# from their bits by position, loops that vectorize like the dense ones: split from 4096 entries.
 PARALLEL_MIN_ENTRIES = 4096
 SPARSE_PARALLEL_MIN_ENTRIES = np.iinfo(np.int64).max
 # entries a thread takes at a time in the parallel loops

@@ -81,6 +81,7 @@ from svmbench.solvers.smo_step import (
     wss2_violators,
 )
 from svmbench.solvers.wss2_parallel import (
+    add_scaled_parallel,
     gains_parallel,
     last_position_of_max,
     update_gradient_parallel,
@@ -104,9 +105,10 @@ PLATT_EPS, KEERTHI_EPS = 1e-3, 1e-12
 # Keerthi), SV_END = end of the support vectors [I0 | alpha = C] (Keerthi), COUNTER / UNSHRINK:
 # LIBSVM's shrinking state; EXAMINE_ALL / CURSOR / CHANGED / STEPPED: Platt's outer loop (pass
 # kind, next position, steps in this pass, the last examined sample stepped); I_UP / I_LOW:
-# Keerthi's i_up / i_low
+# Keerthi's i_up / i_low; PARALLEL_FROM: wss2's passes over this many positions or more run in
+# parallel regions (solver_loop)
 (RULE, SHRINKING, SHRINK_RULES, ACTIVE, SV_END, COUNTER, UNSHRINK, EXAMINE_ALL, CURSOR, CHANGED,
- STEPPED, I_UP, I_LOW) = range(13)
+ STEPPED, I_UP, I_LOW, PARALLEL_FROM) = range(14)
 # reals[...]: settings, Keerthi's b_up / b_low, Platt's threshold b
 C_, TOL, EPS, B_UP, B_LOW, THRESHOLD = range(6)
 # requests[...]: entries requested for G_bar (and a warm start's gradient), for reconstruction
@@ -230,8 +232,11 @@ def reconstruct_gradient(provider, s):
                 row = cached_kernel_row(cache, settings, counters, p, n)
                 if row.shape[0] == 0:
                     row = kernel_row(provider, p, n)
-                for t in range(active_size, n):
-                    gradient[t] += alpha[p] * row[t]
+                if n - active_size >= s.ints[PARALLEL_FROM]:  # the same sums, in blocks
+                    add_scaled_parallel(gradient[active_size:], row[active_size:n], alpha[p])
+                else:
+                    for t in range(active_size, n):
+                        gradient[t] += alpha[p] * row[t]
     s.requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
 
 
@@ -268,6 +273,7 @@ def solver_loop(provider, s, max_iter, seed, parallel_from):
     (wss2_parallel: the same bits)."""
     np.random.seed(seed)  # Platt's random starts
     n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
+    s.ints[PARALLEL_FROM] = parallel_from
     block_max, block_low = np.empty(n // PARALLEL_CHUNK + 1), np.empty(n // PARALLEL_CHUNK + 1)
 
     # closures over the loop's own arguments: numba inlines them without binding new names
@@ -505,14 +511,18 @@ def leaves_or_enters_upper_bound(s, t, old):
 
 @njit(cache=True, inline="always")
 def update_gradient_bar(provider, s, t, old):
-    """Keep G_bar_k = sum over alpha_p = C of C Q_kp as t enters or leaves the upper bound."""
+    """Keep G_bar_k = sum over alpha_p = C of C Q_kp as t enters or leaves the upper bound (in
+    parallel blocks from PARALLEL_FROM samples: the same sums)."""
     C = s.reals[C_]
     before = provider.counters[REQUESTED]
     n = s.y.shape[0]
     row = kernel_row(provider, t, n)
     step = -C if old >= C else C
-    for k in range(n):
-        s.gradient_bar[k] += step * row[k]
+    if n >= s.ints[PARALLEL_FROM]:
+        add_scaled_parallel(s.gradient_bar, row, step)
+    else:
+        for k in range(n):
+            s.gradient_bar[k] += step * row[k]
     s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
 
 
@@ -797,11 +807,12 @@ def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, curve):
     keeps ``labels`` and ``alpha`` as they are and permutes them with the positions), recording
     checkpoints into ``curve``."""
     n = labels.shape[0]
-    ints = np.zeros(13, dtype=np.int64)
+    ints = np.zeros(14, dtype=np.int64)
     ints[RULE], ints[SHRINK_RULES], ints[SHRINKING] = rule, shrink_rules, shrinking
     ints[ACTIVE] = n if rule == WSS2 or rule == PLATT else 0  # Keerthi: I0 is empty at alpha = 0
     ints[COUNTER] = min(n, SHRINK_PERIOD) + 1
     ints[EXAMINE_ALL] = 1
+    ints[PARALLEL_FROM] = n + 1  # serial, unless solver_loop says otherwise
     ints[I_UP], ints[I_LOW] = np.argmax(labels > 0), np.argmax(labels < 0)
     # b_up = -1 at a sample of class 1, b_low = 1 of class 2 (Keerthi et al. 2001, initialisation)
     reals = np.array([C, tol, eps, -1.0, 1.0, 0.0])

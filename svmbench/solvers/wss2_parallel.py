@@ -1,5 +1,5 @@
 """WSS 2's passes over the active set (Fan et al. 2005, eqs. 13-15: the first index, the
-second-order gains of the second; LIBSVM's gradient update) in blocks of PARALLEL_CHUNK positions,
+second-order gains of the second; LIBSVM's gradient update and G_bar's) in blocks of PARALLEL_CHUNK positions,
 one parallel region a pass, for long active sets.
 
 Each position's value is computed by the serial pass's own code and a maximum does not depend on
@@ -11,6 +11,7 @@ wss2_second send ties to the last position).
 import numpy as np
 from numba import njit, prange
 
+from svmbench.kernels.math import add_scaled
 from svmbench.kernels.provider import PARALLEL_CHUNK
 from svmbench.solvers.smo_step import (
     lane_max,
@@ -74,3 +75,13 @@ def update_gradient_parallel(gradient, row_i, row_j, step_i, step_j, length):
         lo = c * PARALLEL_CHUNK
         hi = min(length, lo + PARALLEL_CHUNK)
         update_gradient(gradient[lo:hi], row_i[lo:hi], row_j[lo:hi], step_i, step_j, hi - lo)
+
+
+@njit(cache=True, parallel=True)
+def add_scaled_parallel(total, column, value):
+    """kernels.math.add_scaled (total += value * column), a block to a thread."""
+    length = total.shape[0]
+    for c in prange(_blocks(length)):
+        lo = c * PARALLEL_CHUNK
+        hi = min(length, lo + PARALLEL_CHUNK)
+        add_scaled(total[lo:hi], column[lo:hi], value)
