@@ -149,13 +149,13 @@ def take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j):
     """Move (alpha_i, alpha_j) to (new_i, new_j) and update G over the active prefix with the rows
     of i and j (requested by the loop over that prefix; empty when it is empty); G_i and G_j past
     the prefix from Q_ii, Q_jj, Q_ij, which must be the rows' own entries (LIBSVM's "update G";
-    Keerthi et al. 2001, takeStep's fcache update); empty rows when G over the prefix was updated
-    already (wss2_parallel). Written without branches around arrays, for the reference counts
-    (see solver_loop)."""
+    Keerthi et al. 2001, takeStep's fcache update); a prefix of PARALLEL_FROM positions or more
+    was updated already (wss2_parallel). Written without branches around arrays, for the
+    reference counts (see solver_loop)."""
     alpha, gradient, length = s.alpha, s.gradient, s.ints[ACTIVE]
     step_i, step_j = new_i - alpha[i], new_j - alpha[j]
     update_gradient(gradient, row_i, row_j, step_i, step_j,
-                    min(length, row_i.shape[0], row_j.shape[0]))
+                    length if length < s.ints[PARALLEL_FROM] else 0)
     past_i = gradient[i] + (step_i * q_ii + step_j * q_ij)
     past_j = gradient[j] + (step_i * q_ij + step_j * q_jj)
     gradient[i] = past_i if i >= length else gradient[i]
@@ -273,8 +273,7 @@ def solver_loop(provider, s, max_iter, seed, parallel_from):
     (wss2_parallel: the same bits)."""
     np.random.seed(seed)  # Platt's random starts
     n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
-    s.ints[PARALLEL_FROM] = parallel_from
-    block_max, block_low = np.empty(n // PARALLEL_CHUNK + 1), np.empty(n // PARALLEL_CHUNK + 1)
+    s.ints[PARALLEL_FROM] = parallel_from if s.ints[RULE] == WSS2 else n + 1
 
     # closures over the loop's own arguments: numba inlines them without binding new names
     def row(position, length):
@@ -293,18 +292,8 @@ def solver_loop(provider, s, max_iter, seed, parallel_from):
     def wss2_pair():
         """Fan et al. 2005, WSS 2 over the active set: (i, j, gap, row of i), j = -1 when there is
         no pair; gap = m(a) - M(a)."""
-        active = s.ints[ACTIVE]
-        if active >= parallel_from:
-            up, low = s.work[:active], s.work[active:2 * active]
-            violators_parallel(s.y, s.alpha, s.gradient, s.reals[C_], up, low, block_max,
-                               block_low)
-            i, gmax = last_position_of_max(up, block_max)
-            if i < 0:
-                return i, -1, -np.inf, no_row
-            row_i = row(i, active)
-            gains_parallel(s.y, provider.diag, row_i, i, gmax, low, up, block_max)
-            j, _ = last_position_of_max(up, block_max)
-            return i, j, gmax + last_position_of_max(low, block_low)[1], row_i
+        if s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:
+            return wss2_pair_parallel(provider, s)
         i, gmax = wss2_first(s)
         if i < 0:
             return i, -1, -np.inf, no_row
@@ -348,10 +337,9 @@ def solver_loop(provider, s, max_iter, seed, parallel_from):
         if s.ints[ACTIVE] > 0:
             row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
             row_j = row(j, s.ints[ACTIVE])
-        if wss2 and s.ints[ACTIVE] >= parallel_from:
+        if s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step leaves the prefix alone
             update_gradient_parallel(s.gradient, row_i, row_j, new_i - s.alpha[i],
                                      new_j - s.alpha[j], s.ints[ACTIVE])
-            row_i, row_j = no_row, no_row
         take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
         iterations += 1
         if not wss2:
@@ -365,6 +353,26 @@ def solver_loop(provider, s, max_iter, seed, parallel_from):
     result = outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
     close(s.curve, iterations, provider.counters, result[4], own_gap(s, gap))
     return result
+
+
+@njit(cache=True)
+def wss2_pair_parallel(provider, s):
+    """solver_loop's wss2_pair over a long active set, its passes in parallel blocks
+    (wss2_parallel): the same (i, j, gap, row of i). Not inlined: its array slices and calls
+    would cost the loop its reference-count pruning (see the note before solver_loop)."""
+    active, n_blocks = s.ints[ACTIVE], s.ints[ACTIVE] // PARALLEL_CHUNK + 1
+    up, low = s.work[:active], s.work[active:2 * active]
+    block_max, block_low = np.empty(n_blocks), np.empty(n_blocks)
+    violators_parallel(s.y, s.alpha, s.gradient, s.reals[C_], up, low, block_max, block_low)
+    i, gmax = last_position_of_max(up, block_max)
+    if i < 0:
+        return i, -1, -np.inf, provider.cache.pool[:0]
+    row_i = cached_kernel_row(provider.cache, provider.settings, provider.counters, i, active)
+    if row_i.shape[0] == 0:
+        row_i = kernel_row(provider, i, active)
+    gains_parallel(s.y, provider.diag, row_i, i, gmax, low, up, block_max)
+    j, _ = last_position_of_max(up, block_max)
+    return i, j, gmax + last_position_of_max(low, block_low)[1], row_i
 
 
 @njit(cache=True, inline="always")
