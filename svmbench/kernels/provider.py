@@ -71,7 +71,8 @@ CACHING, PARALLEL_MIN = 0, 1
 # median of 3, commit 4229ea9). Dense rows: ijcnn1 1.94 s vs 3.01 s. Sparse rows never gained
 # (Adult and Web, ~12-14 nonzeros a sample): a4a 0.254 s vs 0.113, w7a 0.672 vs 0.474, a8a 2.71
 # vs 2.47, so they are filled by one thread unless the provider's settings (which carry the
-# threshold, changeable without compiling) say otherwise.
+# threshold, changeable without compiling) say otherwise. Binary points (Adult, Web) are filled
+# from their bits by position, loops that vectorize like the dense ones: split from 4096 entries.
 PARALLEL_MIN_ENTRIES = 4096
 SPARSE_PARALLEL_MIN_ENTRIES = np.iinfo(np.int64).max
 # entries a thread takes at a time in the parallel loops
@@ -146,7 +147,8 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         work=np.zeros(n, dtype=np.float64),
         cache=make_row_cache(n, cache_entries(n, cache_mb)),
         settings=np.array([1 if cache_mb > 0 else 0, SPARSE_PARALLEL_MIN_ENTRIES
-                           if is_sparse(points) else PARALLEL_MIN_ENTRIES], dtype=np.int64),
+                           if is_sparse(points) and not binary else PARALLEL_MIN_ENTRIES],
+                          dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
         position_bits=bits,
         # a copy: at one feature the transpose is contiguous, and swaps would move the points
@@ -285,22 +287,21 @@ def _rbf_by_distance(gamma, count):
 
 
 @njit(cache=True)
-def _fill_binary_range(provider, position, out, start, stop):
-    """_fill_range for binary points, from the provider's arrays by position (no gather, so every
-    loop vectorizes): <x_i, x_j> is the number of bits they share, counted word by word; the RBF
-    kernel is read from kernel_by_distance at the squared distance ||x_i||^2 + ||x_j||^2 -
-    2 <x_i, x_j>, an integer, so the values are those _fill_range computes (a8a: 1.6 ns an entry
-    against 4.3 gathering by sample and taking exponentials)."""
-    bits, own = provider.position_bits, position
-    shared, row = provider.work[start:stop], out[start:stop]
+def _fill_binary_range(bits, table, spec, position_signs, position_sqnorm, shift, work, own, out,
+                       start, stop):
+    """_fill_range for binary points, from their bits by position (no gather, so every loop
+    vectorizes): <x_i, x_j> is the number of bits they share, counted word by word; the RBF
+    kernel is read from ``table`` (kernel_by_distance) at the squared distance ||x_i||^2 +
+    ||x_j||^2 - 2 <x_i, x_j>, an integer, so the values are those _fill_range computes (a8a: 1.6
+    ns an entry against 4.3 gathering by sample and taking exponentials)."""
+    shared, row = work[start:stop], out[start:stop]
     shared[:] = 0.0
     for word in range(bits.shape[0]):
         column, mine = bits[word, start:stop], bits[word, own]
         for p in range(shared.shape[0]):
             shared[p] += np.float64(popcount(column[p] & mine))
-    spec, table, shift = provider.spec, provider.kernel_by_distance, provider.fold[SHIFT]
-    sqnorm, own_sqnorm = provider.position_sqnorm[start:stop], provider.position_sqnorm[own]
-    signs, own_sign = provider.position_signs[start:stop], provider.position_signs[own]
+    sqnorm, own_sqnorm = position_sqnorm[start:stop], position_sqnorm[own]
+    signs, own_sign = position_signs[start:stop], position_signs[own]
     if spec[0] == RBF:
         for p in range(row.shape[0]):
             distance = np.uint64(own_sqnorm + sqnorm[p] - 2.0 * shared[p])  # >= 0: |x_i xor x_j|
@@ -388,6 +389,17 @@ def fill_dense_chunks_parallel(columns, point, features, kind, gamma, coef0, deg
 
 
 @njit(cache=True, parallel=True)
+def fill_binary_chunks_parallel(bits, table, kind, gamma, coef0, degree, position_signs,
+                                position_sqnorm, shift, work, own, out, start, stop):
+    """_fill_binary_range over [start, stop), PARALLEL_CHUNK entries to a thread at a time."""
+    for c in prange((stop - start + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK):
+        lo = start + c * PARALLEL_CHUNK
+        _fill_binary_range(bits, table, (kind, gamma, coef0, degree), position_signs,
+                           position_sqnorm, shift, work, own, out, lo,
+                           min(stop, lo + PARALLEL_CHUNK))
+
+
+@njit(cache=True, parallel=True)
 def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
                          col_values, kind, gamma, coef0, degree, position_signs, position_sqnorm,
                          shift, perm, x, dots, work, own, out, start, stop, by_columns):
@@ -434,13 +446,27 @@ def _fill_row(provider, position, out, start, stop):
     """Compute Q at (position, p) for p in [start, stop) into out: binary points from their bits
     (one thread), dense ones from their columns by position, sparse ones from the points."""
     if provider.position_bits.shape[0] > 0:
-        _fill_binary_range(provider, position, out, start, stop)
+        _fill_from_bits(provider, position, out, start, stop)
     elif not is_sparse(provider.points):
         _fill_from_columns(provider, position, out, start, stop)
     else:
         _fill_from_points(provider, position, out, start, stop)
     if start <= position < stop:
         out[position] += provider.fold[RIDGE]
+
+
+@njit(cache=True)
+def _fill_from_bits(provider, position, out, start, stop):
+    """Q at (position, p) for p in [start, stop) without the ridge, for binary points
+    (_fill_binary_range), in one parallel region for long rows."""
+    args = (provider.position_bits, provider.kernel_by_distance)
+    signs, sqnorm, shift = provider.position_signs, provider.position_sqnorm, provider.fold[SHIFT]
+    if stop - start >= provider.settings[PARALLEL_MIN]:
+        fill_binary_chunks_parallel(*args, *provider.spec, signs, sqnorm, shift, provider.work,
+                                    position, out, start, stop)
+    else:
+        _fill_binary_range(*args, provider.spec, signs, sqnorm, shift, provider.work, position,
+                           out, start, stop)
 
 
 @njit(cache=True)

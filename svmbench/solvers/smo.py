@@ -38,10 +38,11 @@ its row over the support vectors (n_SV entries).
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import get_num_threads, njit
 
 from svmbench.kernels.provider import (
     COMPUTED,
+    PARALLEL_CHUNK,
     REQUESTED,
     cached_kernel_row,
     counts,
@@ -51,6 +52,7 @@ from svmbench.kernels.provider import (
     swap_positions,
 )
 from svmbench.kernels.qmatrix import check_labels_folded
+from svmbench.solvers import wss2_parallel
 from svmbench.solvers.base import (
     MAX_ITER,
     OPTIMAL,
@@ -62,7 +64,6 @@ from svmbench.solvers.checkpoints import Checkpoints, close, new_curve, note
 from svmbench.solvers.smo_step import (
     TWO_SIGNS,
     check_two_classes,
-    curvature,
     dual_objective,
     first_index_of,
     in_low_set,
@@ -76,6 +77,15 @@ from svmbench.solvers.smo_step import (
     snap_to_bounds,
     solve_pair,
     update_gradient,
+    wss2_gains,
+    wss2_violators,
+)
+from svmbench.solvers.wss2_parallel import (
+    add_scaled_parallel,
+    gains_parallel,
+    last_position_of_max,
+    update_gradient_parallel,
+    violators_parallel,
 )
 
 # working-set rules
@@ -95,9 +105,10 @@ PLATT_EPS, KEERTHI_EPS = 1e-3, 1e-12
 # Keerthi), SV_END = end of the support vectors [I0 | alpha = C] (Keerthi), COUNTER / UNSHRINK:
 # LIBSVM's shrinking state; EXAMINE_ALL / CURSOR / CHANGED / STEPPED: Platt's outer loop (pass
 # kind, next position, steps in this pass, the last examined sample stepped); I_UP / I_LOW:
-# Keerthi's i_up / i_low
+# Keerthi's i_up / i_low; PARALLEL_FROM: wss2's passes over this many positions or more run in
+# parallel regions (solver_loop)
 (RULE, SHRINKING, SHRINK_RULES, ACTIVE, SV_END, COUNTER, UNSHRINK, EXAMINE_ALL, CURSOR, CHANGED,
- STEPPED, I_UP, I_LOW) = range(13)
+ STEPPED, I_UP, I_LOW, PARALLEL_FROM) = range(14)
 # reals[...]: settings, Keerthi's b_up / b_low, Platt's threshold b
 C_, TOL, EPS, B_UP, B_LOW, THRESHOLD = range(6)
 # requests[...]: entries requested for G_bar (and a warm start's gradient), for reconstruction
@@ -138,11 +149,13 @@ def take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j):
     """Move (alpha_i, alpha_j) to (new_i, new_j) and update G over the active prefix with the rows
     of i and j (requested by the loop over that prefix; empty when it is empty); G_i and G_j past
     the prefix from Q_ii, Q_jj, Q_ij, which must be the rows' own entries (LIBSVM's "update G";
-    Keerthi et al. 2001, takeStep's fcache update). Written without branches around arrays, for
-    the reference counts (see solver_loop)."""
+    Keerthi et al. 2001, takeStep's fcache update); a prefix of PARALLEL_FROM positions or more
+    was updated already (wss2_parallel). Written without branches around arrays, for the
+    reference counts (see solver_loop)."""
     alpha, gradient, length = s.alpha, s.gradient, s.ints[ACTIVE]
     step_i, step_j = new_i - alpha[i], new_j - alpha[j]
-    update_gradient(gradient, row_i, row_j, step_i, step_j, length)
+    update_gradient(gradient, row_i, row_j, step_i, step_j,
+                    length if length < s.ints[PARALLEL_FROM] else 0)
     past_i = gradient[i] + (step_i * q_ii + step_j * q_ij)
     past_j = gradient[j] + (step_i * q_ij + step_j * q_jj)
     gradient[i] = past_i if i >= length else gradient[i]
@@ -219,8 +232,11 @@ def reconstruct_gradient(provider, s):
                 row = cached_kernel_row(cache, settings, counters, p, n)
                 if row.shape[0] == 0:
                     row = kernel_row(provider, p, n)
-                for t in range(active_size, n):
-                    gradient[t] += alpha[p] * row[t]
+                if n - active_size >= s.ints[PARALLEL_FROM]:  # the same sums, in blocks
+                    add_scaled_parallel(gradient[active_size:], row[active_size:n], alpha[p])
+                else:
+                    for t in range(active_size, n):
+                        gradient[t] += alpha[p] * row[t]
     s.requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
 
 
@@ -251,10 +267,13 @@ def complete_gradient(provider, s, converged):
 # provider (cached_kernel_row takes its cache, settings and counters): 5.3-5.6 ms a fit, LIBSVM
 # 8.7-9.9 in the same runs.
 @njit(cache=True)
-def solver_loop(provider, s, max_iter, seed):
-    """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps."""
+def solver_loop(provider, s, max_iter, seed, parallel_from):
+    """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps; wss2's
+    passes over active sets of ``parallel_from`` positions or more run in parallel regions
+    (wss2_parallel: the same bits)."""
     np.random.seed(seed)  # Platt's random starts
     n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
+    s.ints[PARALLEL_FROM] = parallel_from if s.ints[RULE] == WSS2 else n + 1
 
     # closures over the loop's own arguments: numba inlines them without binding new names
     def row(position, length):
@@ -273,6 +292,8 @@ def solver_loop(provider, s, max_iter, seed):
     def wss2_pair():
         """Fan et al. 2005, WSS 2 over the active set: (i, j, gap, row of i), j = -1 when there is
         no pair; gap = m(a) - M(a)."""
+        if s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:
+            return wss2_pair_parallel(provider, s)
         i, gmax = wss2_first(s)
         if i < 0:
             return i, -1, -np.inf, no_row
@@ -316,6 +337,9 @@ def solver_loop(provider, s, max_iter, seed):
         if s.ints[ACTIVE] > 0:
             row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
             row_j = row(j, s.ints[ACTIVE])
+        if s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step leaves the prefix alone
+            update_gradient_parallel(s.gradient, row_i, row_j, new_i - s.alpha[i],
+                                     new_j - s.alpha[j], s.ints[ACTIVE])
         take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
         iterations += 1
         if not wss2:
@@ -329,6 +353,26 @@ def solver_loop(provider, s, max_iter, seed):
     result = outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
     close(s.curve, iterations, provider.counters, result[4], own_gap(s, gap))
     return result
+
+
+@njit(cache=True)
+def wss2_pair_parallel(provider, s):
+    """solver_loop's wss2_pair over a long active set, its passes in parallel blocks
+    (wss2_parallel): the same (i, j, gap, row of i). Not inlined: its array slices and calls
+    would cost the loop its reference-count pruning (see the note before solver_loop)."""
+    active, n_blocks = s.ints[ACTIVE], s.ints[ACTIVE] // PARALLEL_CHUNK + 1
+    up, low = s.work[:active], s.work[active:2 * active]
+    block_max, block_low = np.empty(n_blocks), np.empty(n_blocks)
+    violators_parallel(s.y, s.alpha, s.gradient, s.reals[C_], up, low, block_max, block_low)
+    i, gmax = last_position_of_max(up, block_max)
+    if i < 0:
+        return i, -1, -np.inf, provider.cache.pool[:0]
+    row_i = cached_kernel_row(provider.cache, provider.settings, provider.counters, i, active)
+    if row_i.shape[0] == 0:
+        row_i = kernel_row(provider, i, active)
+    gains_parallel(s.y, provider.diag, row_i, i, gmax, low, up, block_max)
+    j, _ = last_position_of_max(up, block_max)
+    return i, j, gmax + last_position_of_max(low, block_low)[1], row_i
 
 
 @njit(cache=True, inline="always")
@@ -377,9 +421,7 @@ def wss2_first(s):
     y, alpha, gradient, C = s.y, s.alpha, s.gradient, s.reals[C_]
     active_size = s.ints[ACTIVE]
     up, low = s.work[:active_size], s.work[active_size:2 * active_size]
-    for t in range(active_size):
-        up[t] = -y[t] * gradient[t] if in_up_set(y[t], alpha[t], C) else -np.inf
-        low[t] = y[t] * gradient[t] if in_low_set(y[t], alpha[t], C) else -np.inf
+    wss2_violators(y, alpha, gradient, C, up, low)
     gmax = lane_max(up)
     return (last_index_of(up, gmax) if gmax > -np.inf else -1), gmax
 
@@ -391,10 +433,7 @@ def wss2_second(s, diag, row_i, i, gmax):
     m(a) - M(a) over the active set. Ties go to the last position."""
     y, active_size = s.y, s.ints[ACTIVE]
     gain, low = s.work[:active_size], s.work[active_size:2 * active_size]  # gain reuses up
-    for t in range(active_size):
-        gradient_diff = gmax + low[t]  # b_it, Fan et al. 2005, eq. (13); -inf outside I_low
-        a_it = curvature(diag[i], diag[t], row_i[t], y[i], y[t])
-        gain[t] = gradient_diff * gradient_diff / a_it if gradient_diff > 0.0 else -np.inf
+    wss2_gains(y, diag, row_i, y[i], diag[i], gmax, low, gain)
     best_gain = lane_max(gain)
     j = last_index_of(gain, best_gain) if best_gain > -np.inf else -1
     return j, gmax + lane_max(low)
@@ -480,14 +519,18 @@ def leaves_or_enters_upper_bound(s, t, old):
 
 @njit(cache=True, inline="always")
 def update_gradient_bar(provider, s, t, old):
-    """Keep G_bar_k = sum over alpha_p = C of C Q_kp as t enters or leaves the upper bound."""
+    """Keep G_bar_k = sum over alpha_p = C of C Q_kp as t enters or leaves the upper bound (in
+    parallel blocks from PARALLEL_FROM samples: the same sums)."""
     C = s.reals[C_]
     before = provider.counters[REQUESTED]
     n = s.y.shape[0]
     row = kernel_row(provider, t, n)
     step = -C if old >= C else C
-    for k in range(n):
-        s.gradient_bar[k] += step * row[k]
+    if n >= s.ints[PARALLEL_FROM]:
+        add_scaled_parallel(s.gradient_bar, row, step)
+    else:
+        for k in range(n):
+            s.gradient_bar[k] += step * row[k]
     s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
 
 
@@ -772,11 +815,12 @@ def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, curve):
     keeps ``labels`` and ``alpha`` as they are and permutes them with the positions), recording
     checkpoints into ``curve``."""
     n = labels.shape[0]
-    ints = np.zeros(13, dtype=np.int64)
+    ints = np.zeros(14, dtype=np.int64)
     ints[RULE], ints[SHRINK_RULES], ints[SHRINKING] = rule, shrink_rules, shrinking
     ints[ACTIVE] = n if rule == WSS2 or rule == PLATT else 0  # Keerthi: I0 is empty at alpha = 0
     ints[COUNTER] = min(n, SHRINK_PERIOD) + 1
     ints[EXAMINE_ALL] = 1
+    ints[PARALLEL_FROM] = n + 1  # serial, unless solver_loop says otherwise
     ints[I_UP], ints[I_LOW] = np.argmax(labels > 0), np.argmax(labels < 0)
     # b_up = -1 at a sample of class 1, b_low = 1 of class 2 (Keerthi et al. 2001, initialisation)
     reals = np.array([C, tol, eps, -1.0, 1.0, 0.0])
@@ -810,6 +854,12 @@ def smo_result(variant, tol, alpha, bias, iterations, converged, objective, viol
                        computed, checkpoints, **trace)
 
 
+def wss2_parallel_from():
+    """The active set length from which wss2's passes run in parallel: WSS2_PARALLEL_MIN on more
+    than one thread, never on one (read at each solve, so a test may lower it)."""
+    return wss2_parallel.WSS2_PARALLEL_MIN if get_num_threads() > 1 else np.iinfo(np.int64).max
+
+
 def solve(provider, y, params, variant):
     check_two_classes(y)
     check_labels_folded(provider, y)
@@ -818,7 +868,7 @@ def solve(provider, y, params, variant):
     state = initial_state(y, params.get("alpha_init"), settings, checkpoints.array)
     initial_gradient(provider, state)
     alpha, bias, iterations, converged, objective, violation = solver_loop(
-        provider, state, settings[-1], int(params.get("seed", 0)))
+        provider, state, settings[-1], int(params.get("seed", 0)), wss2_parallel_from())
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
     return smo_result(variant, state.reals[TOL], alpha_by_sample, bias, iterations, converged,
@@ -831,7 +881,7 @@ SIZE, ITERATIONS, CONVERGED, REQUESTED_, COMPUTED_, REQUESTS = range(6)
 
 @njit(cache=True)
 def solve_each(providers, alpha_init, rule, shrinking, shrink_rules, C, tol, eps, max_iter,
-               seed):
+               seed, parallel_from):
     """solve for every Q-matrix of a typed list, in one call (LIBSVM's svm_train runs its
     one-vs-one class pairs so): the labels are each provider's signs, ``alpha_init`` the
     problems' starting alphas one after the other (empty: zeros). Returns alpha in sample order
@@ -856,7 +906,7 @@ def solve_each(providers, alpha_init, rule, shrinking, shrink_rules, C, tol, eps
         s = new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, new_curve(0))
         initial_gradient(provider, s)
         alpha, bias, iterations, converged, objective, violation = solver_loop(
-            provider, s, max_iter, seed)
+            provider, s, max_iter, seed, parallel_from)
         for p in range(n):
             alpha_out[start + provider.perm[p]] = alpha[p]
         reals[k, 0], reals[k, 1], reals[k, 2] = bias, objective, violation
@@ -876,7 +926,8 @@ def solve_many(providers, params, variant, alpha_init=None):
     rule, shrinking, shrink_rules, C, tol, eps, max_iter = state_settings(params, variant)
     alpha, reals, ints = solve_each(
         providers, np.zeros(0) if alpha_init is None else np.asarray(alpha_init, dtype=float),
-        rule, shrinking, shrink_rules, C, tol, eps, max_iter, int(params.get("seed", 0)))
+        rule, shrinking, shrink_rules, C, tol, eps, max_iter, int(params.get("seed", 0)),
+        wss2_parallel_from())
     ends = np.cumsum(ints[:, SIZE])
     return [smo_result(variant, tol, alpha[end - size:end], bias, counts_[ITERATIONS],
                        counts_[CONVERGED], objective, violation, counts_[REQUESTED_],

@@ -100,6 +100,25 @@ def curvature(q_ii, q_jj, q_ij, y_i, y_j):
     return value if value > 0.0 else TAU
 
 
+@njit(cache=True, inline="always")
+def wss2_violators(y, alpha, gradient, C, up, low):
+    """Fan et al. 2005, WSS 2, first index's pass over positions [0, len(up)): -y_t G_t over I_up
+    into up, y_t G_t over I_low into low, -inf elsewhere."""
+    for t in range(up.shape[0]):
+        up[t] = -y[t] * gradient[t] if in_up_set(y[t], alpha[t], C) else -np.inf
+        low[t] = y[t] * gradient[t] if in_low_set(y[t], alpha[t], C) else -np.inf
+
+
+@njit(cache=True, inline="always")
+def wss2_gains(y, diag, row_i, y_i, diag_i, gmax, low, gain):
+    """Fan et al. 2005, WSS 2, second index's pass over positions [0, len(gain)): the decrease
+    b_it^2 / a_it (eqs. 13-15) over I_low with b_it = gmax + low[t] > 0, -inf elsewhere."""
+    for t in range(gain.shape[0]):
+        gradient_diff = gmax + low[t]  # b_it, eq. (13); -inf outside I_low
+        a_it = curvature(diag_i, diag[t], row_i[t], y_i, y[t])
+        gain[t] = gradient_diff * gradient_diff / a_it if gradient_diff > 0.0 else -np.inf
+
+
 @njit(cache=True)
 def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C):
     """Exact minimiser over (alpha_i, alpha_j) on y_i a_i + y_j a_j = const, clipped to [0, C]^2

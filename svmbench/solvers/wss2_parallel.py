@@ -1,0 +1,87 @@
+"""WSS 2's passes over the active set (Fan et al. 2005, eqs. 13-15: the first index, the
+second-order gains of the second; LIBSVM's gradient update and G_bar's) in blocks of PARALLEL_CHUNK positions,
+one parallel region a pass, for long active sets.
+
+Each position's value is computed by the serial pass's own code and a maximum does not depend on
+the order it is taken in, so the pair, the step and G are the serial ones bit for bit; the last
+position holding a maximum is looked up in the last block whose maximum it is (smo.wss2_first and
+wss2_second send ties to the last position).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from svmbench.kernels.math import add_scaled
+from svmbench.kernels.provider import PARALLEL_CHUNK
+from svmbench.solvers.smo_step import (
+    lane_max,
+    last_index_of,
+    update_gradient,
+    wss2_gains,
+    wss2_violators,
+)
+
+# active sets shorter than this are passed over by one thread: a fork/join costs a few
+# microseconds, a serial pass over 8192 positions about as much (see smo.solver_loop)
+WSS2_PARALLEL_MIN = 8192
+
+
+@njit(cache=True, inline="always")
+def _blocks(length):
+    return (length + PARALLEL_CHUNK - 1) // PARALLEL_CHUNK
+
+
+@njit(cache=True)
+def last_position_of_max(values, block_max):
+    """(the last position holding max(values), that maximum) from the maxima of values' blocks;
+    position -1 when the maximum is -inf."""
+    maxima = block_max[:_blocks(values.shape[0])]
+    best = lane_max(maxima)
+    if best == -np.inf:
+        return -1, best
+    lo = last_index_of(maxima, best) * PARALLEL_CHUNK
+    hi = min(values.shape[0], lo + PARALLEL_CHUNK)
+    return lo + last_index_of(values[lo:hi], best), best
+
+
+@njit(cache=True, parallel=True)
+def violators_parallel(y, alpha, gradient, C, up, low, up_max, low_max):
+    """smo.wss2_first's values (-y G over I_up into ``up``, y G over I_low into ``low``, -inf
+    elsewhere) over the active set (up's length), with each block's maxima."""
+    length = up.shape[0]
+    for c in prange(_blocks(length)):
+        lo = c * PARALLEL_CHUNK
+        hi = min(length, lo + PARALLEL_CHUNK)
+        wss2_violators(y[lo:hi], alpha[lo:hi], gradient[lo:hi], C, up[lo:hi], low[lo:hi])
+        up_max[c], low_max[c] = lane_max(up[lo:hi]), lane_max(low[lo:hi])
+
+
+@njit(cache=True, parallel=True)
+def gains_parallel(y, diag, row_i, i, gmax, low, gain, gain_max):
+    """smo.wss2_second's gains over the active set (low's length), with each block's maximum."""
+    length = low.shape[0]
+    for c in prange(_blocks(length)):
+        lo = c * PARALLEL_CHUNK
+        hi = min(length, lo + PARALLEL_CHUNK)
+        wss2_gains(y[lo:hi], diag[lo:hi], row_i[lo:hi], y[i], diag[i], gmax, low[lo:hi],
+                   gain[lo:hi])
+        gain_max[c] = lane_max(gain[lo:hi])
+
+
+@njit(cache=True, parallel=True)
+def update_gradient_parallel(gradient, row_i, row_j, step_i, step_j, length):
+    """smo_step.update_gradient over [0, length), a block to a thread."""
+    for c in prange(_blocks(length)):
+        lo = c * PARALLEL_CHUNK
+        hi = min(length, lo + PARALLEL_CHUNK)
+        update_gradient(gradient[lo:hi], row_i[lo:hi], row_j[lo:hi], step_i, step_j, hi - lo)
+
+
+@njit(cache=True, parallel=True)
+def add_scaled_parallel(total, column, value):
+    """kernels.math.add_scaled (total += value * column), a block to a thread."""
+    length = total.shape[0]
+    for c in prange(_blocks(length)):
+        lo = c * PARALLEL_CHUNK
+        hi = min(length, lo + PARALLEL_CHUNK)
+        add_scaled(total[lo:hi], column[lo:hi], value)
