@@ -223,6 +223,13 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
             return blocks
         return None
 
+    def _use_blocks(self, gram, blocks):
+        """Keep the given GramBlocks of ``gram`` for this fit and the next (fit's ``blocks``)."""
+        if self.kernel != "precomputed" or not blocks.holds(gram):
+            raise ValueError("fit's blocks must be the GramBlocks of the kernel matrix fitted, with "
+                             "kernel='precomputed': hand a new matrix over with blocks.take(K)")
+        self._blocks = blocks
+
     def _gram_blocks(self, gram):
         """The class-pair blocks of ``gram``: those kept from the last fit when it had the same
         matrix, else new ones, kept for the next fit (``warm_start``'s grid over C)."""
@@ -285,10 +292,17 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self._prediction = PredictionCount()
         return X, y_index
 
-    def fit(self, X, y):
+    def fit(self, X, y, blocks=None):
+        """Train on X (or, with ``kernel="precomputed"``, the kernel matrix K(X, X)) and labels y.
+        ``blocks``: with a precomputed kernel and ``warm_start``, a :class:`GramBlocks` of that
+        matrix whose class-pair blocks and Q-matrices this fit and the next ones on the matrix use
+        (a grid search hands one to every gamma of an inner fold, refilled by GramBlocks.take);
+        None: the estimator's own."""
         self._check_params()
         precomputed = self.kernel == "precomputed"
         X, y_index = self._validated(X, y)
+        if blocks is not None:
+            self._use_blocks(X, blocks)
         self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
         problems = self._pair_problems(y_index)
         self.fit_results_ = self._solve_pairs(X, problems, self._initial_alphas(y_index))
