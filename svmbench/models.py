@@ -6,6 +6,7 @@ Signs as scikit-learn's SVC: binary problems use labels y = +1 for ``classes_[1]
 going to the lowest class index (LIBSVM's rule), as in all five papers.
 """
 
+import functools
 import inspect
 import warnings
 from itertools import combinations
@@ -193,6 +194,13 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     solver_name = None
     solver_params = ()
     q_kind = "csvc"  # the Q-matrix the solver reads: one of svmbench.kernels.qmatrix.Q_KINDS
+
+    @classmethod
+    @functools.cache
+    def _get_param_names(cls):
+        """scikit-learn's, once per class: it reads ``__init__``'s signature at every
+        ``get_params`` / ``set_params``, which a grid search calls at each of its refits."""
+        return super()._get_param_names()
 
     def _solver_settings(self):
         return {name: getattr(self, name) for name in self.solver_params}
