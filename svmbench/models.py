@@ -65,14 +65,24 @@ def one_vs_one_pairs(n_classes):
     return list(combinations(range(n_classes), 2))
 
 
+@functools.cache
+def pair_members(n_classes):
+    """(first, second): pairs x classes 0/1 matrices, 1 where the class is the pair's first
+    (second) in ``one_vs_one_pairs`` order; read-only, made once per class count."""
+    low, high = np.array(one_vs_one_pairs(n_classes)).T
+    classes = np.arange(n_classes)
+    first, second = (low[:, None] == classes).astype(float), (high[:, None] == classes).astype(float)
+    first.flags.writeable = second.flags.writeable = False
+    return first, second
+
+
 def pair_votes(decision, n_classes):
     """Votes per class from pairwise decision values (columns in ``one_vs_one_pairs`` order,
     > 0 voting for the pair's first class, as LIBSVM)."""
-    low, high = np.array(one_vs_one_pairs(n_classes)).T
+    first, second = pair_members(n_classes)
     wins_low = (decision > 0).astype(np.float64)
-    classes = np.arange(n_classes)
     # whole counts, exact in floating point
-    return wins_low @ (low[:, None] == classes) + (1.0 - wins_low) @ (high[:, None] == classes)
+    return wins_low @ first + (1.0 - wins_low) @ second
 
 
 def positive_class(pair, n_classes):
