@@ -6,6 +6,7 @@ Signs as scikit-learn's SVC: binary problems use labels y = +1 for ``classes_[1]
 going to the lowest class index (LIBSVM's rule), as in all five papers.
 """
 
+import functools
 import inspect
 import warnings
 from itertools import combinations
@@ -64,14 +65,24 @@ def one_vs_one_pairs(n_classes):
     return list(combinations(range(n_classes), 2))
 
 
+@functools.cache
+def pair_members(n_classes):
+    """(first, second): pairs x classes 0/1 matrices, 1 where the class is the pair's first
+    (second) in ``one_vs_one_pairs`` order; read-only, made once per class count."""
+    low, high = np.array(one_vs_one_pairs(n_classes)).T
+    classes = np.arange(n_classes)
+    first, second = (low[:, None] == classes).astype(float), (high[:, None] == classes).astype(float)
+    first.flags.writeable = second.flags.writeable = False
+    return first, second
+
+
 def pair_votes(decision, n_classes):
     """Votes per class from pairwise decision values (columns in ``one_vs_one_pairs`` order,
     > 0 voting for the pair's first class, as LIBSVM)."""
-    low, high = np.array(one_vs_one_pairs(n_classes)).T
+    first, second = pair_members(n_classes)
     wins_low = (decision > 0).astype(np.float64)
-    classes = np.arange(n_classes)
     # whole counts, exact in floating point
-    return wins_low @ (low[:, None] == classes) + (1.0 - wins_low) @ (high[:, None] == classes)
+    return wins_low @ first + (1.0 - wins_low) @ second
 
 
 def positive_class(pair, n_classes):
@@ -194,6 +205,13 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     solver_params = ()
     q_kind = "csvc"  # the Q-matrix the solver reads: one of svmbench.kernels.qmatrix.Q_KINDS
 
+    @classmethod
+    @functools.cache
+    def _get_param_names(cls):
+        """scikit-learn's, once per class: it reads ``__init__``'s signature at every
+        ``get_params`` / ``set_params``, which a grid search calls at each of its refits."""
+        return super()._get_param_names()
+
     def _solver_settings(self):
         return {name: getattr(self, name) for name in self.solver_params}
 
@@ -222,6 +240,13 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         if getattr(self, "warm_start", False) and blocks is not None and blocks.holds(gram):
             return blocks
         return None
+
+    def _use_blocks(self, gram, blocks):
+        """Keep the given GramBlocks of ``gram`` for this fit and the next (fit's ``blocks``)."""
+        if self.kernel != "precomputed" or not blocks.holds(gram):
+            raise ValueError("fit's blocks must be the GramBlocks of the kernel matrix fitted, with "
+                             "kernel='precomputed': hand a new matrix over with blocks.take(K)")
+        self._blocks = blocks
 
     def _gram_blocks(self, gram):
         """The class-pair blocks of ``gram``: those kept from the last fit when it had the same
@@ -285,10 +310,17 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self._prediction = PredictionCount()
         return X, y_index
 
-    def fit(self, X, y):
+    def fit(self, X, y, blocks=None):
+        """Train on X (or, with ``kernel="precomputed"``, the kernel matrix K(X, X)) and labels y.
+        ``blocks``: with a precomputed kernel and ``warm_start``, a :class:`GramBlocks` of that
+        matrix whose class-pair blocks and Q-matrices this fit and the next ones on the matrix use
+        (a grid search hands one to every gamma of an inner fold, refilled by GramBlocks.take);
+        None: the estimator's own."""
         self._check_params()
         precomputed = self.kernel == "precomputed"
         X, y_index = self._validated(X, y)
+        if blocks is not None:
+            self._use_blocks(X, blocks)
         self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
         problems = self._pair_problems(y_index)
         self.fit_results_ = self._solve_pairs(X, problems, self._initial_alphas(y_index))

@@ -7,7 +7,8 @@ Two ways to fill the table of validation errors (grid point x inner fold), same 
 - ``shared_errors`` (default, ``protocol.shared_kernel=true``): per inner fold, the squared
   distances are computed once; per (inner fold, gamma) one kernel matrix serves every C and every
   one-vs-one class pair (``kernel="precomputed"``), and consecutive C values (ascending) warm-start
-  from the previous solution where the estimator has ``warm_start``.
+  from the previous solution where the estimator has ``warm_start``; there the class pairs'
+  blocks and Q-matrices are built once per inner fold and refilled at every gamma.
 
 Scaling to [-1, 1] is fitted on each inner training part only. The chosen point is the first
 with the lowest mean validation error (smallest gamma, then smallest C).
@@ -22,6 +23,7 @@ from svmbench.algorithms import build_estimator
 from svmbench.data import scale_features
 from svmbench.kernels.cross import kernel_matrix, rbf_of_distances, squared_distances
 from svmbench.kernels.math import make_kernel_spec, make_points
+from svmbench.kernels.qmatrix import GramBlocks
 
 KERNEL_PARAMS = ("kernel", "coef0", "degree")
 
@@ -62,10 +64,10 @@ def inner_parts(X, y, inner_folds, scale):
         yield X_fit, y[train], X_check, y[validation]
 
 
-def timed_error(estimator, X_fit, y_fit, X_check, y_check):
+def timed_error(estimator, X_fit, y_fit, X_check, y_check, **fit_params):
     """(validation error, training seconds)."""
     start = time.perf_counter()
-    estimator.fit(X_fit, y_fit)
+    estimator.fit(X_fit, y_fit, **fit_params)
     seconds = time.perf_counter() - start
     return float(np.mean(estimator.predict(X_check) != y_check)), seconds
 
@@ -113,18 +115,33 @@ def shared_errors(algorithm, points, X, y, inner_folds, scale):
         by_gamma.setdefault(params.get("gamma"), []).append(index)
     for fold, (X_fit, y_fit, X_check, y_check) in enumerate(inner_parts(X, y, inner_folds, scale)):
         matrices = kernel_matrices(X_fit, X_check, algorithm)
+        blocks = None  # the fold's class-pair blocks and Q-matrices, refilled at every gamma
         for gamma, indices in by_gamma.items():
             K_fit, K_check = matrices(algorithm["gamma"] if gamma is None else gamma)
             estimator = build_estimator({**algorithm, "kernel": "precomputed"})
+            fit_params = {}
             if ("warm_start" in estimator.get_params()
                     and getattr(estimator, "supports_warm_start", True)):
                 estimator.set_params(warm_start=True)
+                blocks = shared_blocks(blocks, K_fit)
+                fit_params = {"blocks": blocks}
             for index in sorted(indices, key=lambda i: points[i].get("C", 0.0)):
                 tuned = {k: v for k, v in points[index].items() if k != "gamma"}
                 estimator.set_params(**tuned)
-                errors[index, fold], spent = timed_error(estimator, K_fit, y_fit, K_check, y_check)
+                errors[index, fold], spent = timed_error(estimator, K_fit, y_fit, K_check, y_check,
+                                                         **fit_params)
                 seconds += spent
     return errors, seconds
+
+
+def shared_blocks(blocks, gram):
+    """GramBlocks serving ``gram``: the fold's ``blocks`` refilled with its values (each gamma's
+    first fit starts cold on a new estimator, its pairs' arrays and Q-matrices are the last
+    gamma's), or new ones for the fold's first gamma."""
+    if blocks is None:
+        return GramBlocks(gram)
+    blocks.take(gram)
+    return blocks
 
 
 def tuning_algorithm(algorithm, protocol):

@@ -30,6 +30,7 @@ from svmbench.tuning import (
     kernel_matrices,
     naive_errors,
     parameter_grid,
+    shared_blocks,
     shared_errors,
 )
 
@@ -105,8 +106,7 @@ def test_a_warm_refit_on_the_same_gram_matrix_reuses_its_blocks_and_changes_noth
         np.testing.assert_array_equal(kept.dual_coef_, copied.dual_coef_)
         np.testing.assert_array_equal(kept.intercept_, copied.intercept_)
     assert blocks.holds(gram) and len(blocks._blocks) == classes * (classes - 1) // 2
-    for members_key, block in blocks._blocks.items():
-        members = np.frombuffer(members_key, dtype=np.int64)
+    for members, block in blocks._blocks.values():
         np.testing.assert_array_equal(block, gram[np.ix_(members, members)])
     other = gram.copy()
     kept.fit(other, y)
@@ -285,3 +285,42 @@ def test_a_warm_refit_checks_new_labels_and_a_new_prediction_matrix():
         warm.predict(gram[:10, :-1])
     with pytest.raises(ValueError, match="two classes"):
         warm.fit(gram, np.zeros(60))
+
+
+@given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3, 4]),
+       gammas=st.lists(st.floats(0.05, 4.0), min_size=2, max_size=4))
+@settings(max_examples=10, deadline=None)
+def test_blocks_refilled_for_each_gamma_give_the_models_of_blocks_built_for_it(seed, classes,
+                                                                                gammas):
+    """The grid's path (one GramBlocks per inner fold, refilled by take at every gamma, each
+    gamma's C ascending on a new warm-started estimator) gives, bit for bit, the models of the
+    plain path (each gamma's estimator gathering its own blocks): alphas, biases, iterations,
+    statuses and counts."""
+    X, y = problem(seed, n=70, classes=classes)
+    matrices = kernel_matrices(X, X[:5], {"kernel": "rbf"})
+    blocks = None
+    for gamma in gammas:
+        gram = matrices(gamma)[0]
+        shared = SMOSVC(kernel="precomputed", warm_start=True, max_iter=100_000)
+        plain = SMOSVC(kernel="precomputed", warm_start=True, max_iter=100_000)
+        blocks = shared_blocks(blocks, gram)
+        for C in (0.5, 2.0, 16.0):
+            shared.set_params(C=C).fit(gram, y, blocks=blocks)
+            plain.set_params(C=C).fit(gram, y)
+            assert shared._blocks is blocks and plain._blocks is not blocks
+            np.testing.assert_array_equal(shared.dual_coef_, plain.dual_coef_)
+            np.testing.assert_array_equal(shared.intercept_, plain.intercept_)
+            assert shared.n_iter_.tolist() == plain.n_iter_.tolist()
+            assert shared.status_ == plain.status_
+            assert (shared.kernel_requested_, shared.kernel_requested_working_set_) == \
+                   (plain.kernel_requested_, plain.kernel_requested_working_set_)
+
+
+def test_blocks_of_another_matrix_are_refused_and_say_how_to_hand_it_over():
+    X, y = problem(2, n=40, classes=3)
+    gram = rbf_kernel(X, gamma=0.5)
+    blocks = GramBlocks(gram)
+    with pytest.raises(ValueError, match=r"blocks.take\(K\)"):
+        SMOSVC(kernel="precomputed", warm_start=True).fit(gram.copy(), y, blocks=blocks)
+    with pytest.raises(ValueError, match="shape"):
+        blocks.take(gram[1:, 1:])

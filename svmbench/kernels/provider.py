@@ -200,14 +200,15 @@ def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
 
 
 @njit(cache=True)
-def restore_precomputed_provider(provider, block):
+def restore_precomputed_provider(provider, block, refold):
     """A provider of make_precomputed_provider over ``block``, after a solve, as it was made: its
-    Q-matrix folded anew only when the solve left a position moved (swaps that end where they
-    began leave every row as it was: each swap exchanges two rows and the same two entries of
-    every row), its cache's bookkeeping and counts reset."""
+    Q-matrix folded anew when ``refold`` (``block`` holds new values) or when the solve left a
+    position moved (swaps that end where they began leave every row as it was: each swap
+    exchanges two rows and the same two entries of every row), its cache's bookkeeping and
+    counts reset."""
     n = block.shape[0]
     cache = provider.cache
-    moved = cache.state[PENDING] > 0 or cache.state[BATCHES] > 0
+    moved = refold or cache.state[PENDING] > 0 or cache.state[BATCHES] > 0
     for p in range(n):
         moved |= (provider.perm[p] != p) | (cache.length[p] != n) | (cache.offset[p] != p * n)
     if moved:
@@ -220,17 +221,18 @@ def restore_precomputed_provider(provider, block):
 
 
 @njit(cache=True)
-def restore_precomputed_providers(providers, blocks):
+def restore_precomputed_providers(providers, blocks, refold):
     """restore_precomputed_provider for each provider of a list and its block, in one call."""
     for k in range(len(providers)):
-        restore_precomputed_provider(providers[k], blocks[k])
+        restore_precomputed_provider(providers[k], blocks[k], refold)
 
 
-def gram_block(gram, members):
-    """gram[members][:, members], C-contiguous."""
-    block = np.empty((members.shape[0], members.shape[0]), dtype=np.float64)
-    gather_block(np.asarray(gram, dtype=np.float64), members.astype(np.int64), block)
-    return block
+def gram_block(gram, members, out=None):
+    """gram[members][:, members], C-contiguous: into ``out`` when given, else a new array."""
+    if out is None:
+        out = np.empty((members.shape[0], members.shape[0]), dtype=np.float64)
+    gather_block(np.asarray(gram, dtype=np.float64), members.astype(np.int64), out)
+    return out
 
 
 @njit(cache=True)
