@@ -20,6 +20,9 @@ itself is not touched):
 - ``--count``: ``platt`` counts k11, k12, k22 per step that passes L < H and 2 per other member
   of I0 (the F cache); ``svmbench`` counts Q_12 for every pair tried (a refused pair costs one
   entry) and the rows of i1 and i2 over I0 per step. Both count n_SV for a bound sample examined.
+- ``--no-snap``: leave the new alphas as the arithmetic gives them. By default both are snapped to
+  a bound within 1e-12 C of it, as svmbench does (Platt's takeStep snaps a2 within 1e-8): an alpha
+  an ulp inside the box counts as free, joins I0 and the thresholds, and steps on it are refused.
 
     PYTHONPATH=. python experiments/deviations_keerthi_reference.py --dataset a1a --step platt libsvm
 """
@@ -55,7 +58,7 @@ def in_low(y, a, C):  # I0 u I3 u I4
 
 
 # the three settings of the ablation (``keerthi``'s ``setting`` array)
-BY_POSITION, LIBSVM_STEP, OUR_COUNT = range(3)
+BY_POSITION, LIBSVM_STEP, OUR_COUNT, SNAP = range(4)
 
 
 @njit(cache=True)
@@ -82,7 +85,16 @@ def place(alpha, C, perm, where, ends, sample):
 
 
 @njit(cache=True)
-def new_alphas(K, y, alpha, F, C, i1, i2, eps, libsvm_step):
+def snapped(new1, new2, C, snap):
+    """Both alphas put on a bound within BOUND_SNAP * C of it (smo_step.snap_to_bounds; Platt
+    1998's takeStep snaps a2 within 1e-8), or as they are."""
+    if not snap:
+        return new1, new2
+    return snap_to_bounds(new1, C), snap_to_bounds(new2, C)
+
+
+@njit(cache=True)
+def new_alphas(K, y, alpha, F, C, i1, i2, eps, libsvm_step, snap):
     """(alpha_1, alpha_2) after the step on (i1, i2); NaN when L >= H in Platt's step (found
     before any kernel entry)."""
     a1, a2 = alpha[i1], alpha[i2]
@@ -97,18 +109,18 @@ def new_alphas(K, y, alpha, F, C, i1, i2, eps, libsvm_step):
     k11, k12, k22 = K[i1, i1], K[i1, i2], K[i2, i2]
     if libsvm_step:  # svmbench's step: LIBSVM's pair solve (TAU when eta <= 0), snapped
         new1, new2 = solve_pair(a1, a2, y1 * F[i1], y2 * F[i2], y1, y2, k11, k22, s * k12, C)
-        return snap_to_bounds(new1, C), snap_to_bounds(new2, C)
+        return snapped(new1, new2, C, snap)
     eta = 2.0 * k12 - k11 - k22
     if eta < 0.0:
         new2 = min(H, max(L, a2 - y2 * (F[i1] - F[i2]) / eta))
-        return a1 + s * (a2 - new2), new2
+        return snapped(a1 + s * (a2 - new2), new2, C, snap)
     f1 = y1 * F[i1] - a1 * k11 - s * a2 * k12  # objective at both ends (Platt 1998, eq. 19)
     f2 = y2 * F[i2] - s * a1 * k12 - a2 * k22
     l1, h1 = a1 + s * (a2 - L), a1 + s * (a2 - H)
     lobj = l1 * f1 + L * f2 + 0.5 * l1 * l1 * k11 + 0.5 * L * L * k22 + s * L * l1 * k12
     hobj = h1 * f1 + H * f2 + 0.5 * h1 * h1 * k11 + 0.5 * H * H * k22 + s * H * h1 * k12
     new2 = L if lobj < hobj - eps else (H if lobj > hobj + eps else a2)
-    return a1 + s * (a2 - new2), new2
+    return snapped(a1 + s * (a2 - new2), new2, C, snap)
 
 
 @njit(cache=True)
@@ -119,7 +131,8 @@ def take_step(K, y, alpha, F, C, i1, i2, state, count, eps, setting, perm, where
     if setting[OUR_COUNT]:  # svmbench requests Q_12 before its progress test
         count[0] += 1
     a1, a2 = alpha[i1], alpha[i2]
-    new1, new2 = new_alphas(K, y, alpha, F, C, i1, i2, eps, setting[LIBSVM_STEP])
+    new1, new2 = new_alphas(K, y, alpha, F, C, i1, i2, eps, setting[LIBSVM_STEP],
+                            setting[SNAP])
     if np.isnan(new2):
         return 0
     if not setting[OUR_COUNT]:  # Platt: k11, k12, k22
@@ -262,6 +275,8 @@ def main():
                         help="Platt's pair step or svmbench's (LIBSVM's solve, snapped)")
     parser.add_argument("--count", choices=["platt", "svmbench"], default="platt",
                         help="k11, k12, k22 per step, or svmbench's Q_12 per pair tried")
+    parser.add_argument("--no-snap", action="store_true",
+                        help="leave the stepped alphas unsnapped (an ulp inside the box stays free)")
     parser.add_argument("--out")
     args = parser.parse_args()
     data = load_dataset(args.dataset)
@@ -274,7 +289,7 @@ def main():
         for step in args.step:
             for order in args.pass_order:
                 setting = np.array([order == "positions", step == "libsvm",
-                                    args.count == "svmbench"])
+                                    args.count == "svmbench", not args.no_snap])
                 counts, objectives, gaps = [], [], []
                 for C in C_GRID:
                     alpha, count = keerthi(K, y, C, modification, args.alpha_eps, setting)
@@ -289,7 +304,7 @@ def main():
                 lines.append(line)
     write_table(lines, f"{args.dataset}, RBF gamma {GAMMA}, tol {TOL}, C = "
                 f"{', '.join(f'{C:g}' for C in C_GRID)}, alpha eps {args.alpha_eps:g}, counting "
-                f"{args.count}; no cache (every entry asked for counts); the loops stop at b_low - b_up <= "
+                f"{args.count}, {'no snapping' if args.no_snap else 'alphas snapped to the bounds'}; no cache (every entry asked for counts); the loops stop at b_low - b_up <= "
                 f"2 tol = {2 * TOL:g}.", started, args.out)
 
 
