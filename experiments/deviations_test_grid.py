@@ -47,7 +47,7 @@ def main():
             row.append(f"{errors[g, c]:.4f}")
         lines.append(f"| {g} | " + " | ".join(row) + " |")
         print(lines[-1], flush=True)
-    (g_best, c_best), best = min(errors.items(), key=lambda item: item[1]), min(errors.values())
+    (g_best, c_best), best = min(errors.items(), key=lambda item: item[1])
     lines.append(f"\nLowest test error {best:.4f} at log2 theta {g_best}, log2 C {c_best}.")
     write_table(lines, f"{args.dataset}: smo_wss2 (tol 1e-3) trained on the whole training part "
                 f"({'scaled to [-1, 1] on it' if scaled else 'features as given'}), test error on "
