@@ -7,6 +7,9 @@ import time
 
 from svmbench.provenance import provenance
 
+# the checkout when the experiment started (the scripts import this module first)
+AT_START = provenance()
+
 
 def libsvm_log(X, y, options):
     """What upstream LIBSVM (PyPI ``libsvm-official``) prints while training on (X, y)."""
@@ -21,10 +24,15 @@ def libsvm_log(X, y, options):
 
 
 def write_table(lines, setting, started, out):
-    """Print the Markdown table ``lines`` and a footer (``setting``, commit, wall time since
+    """Print the Markdown table ``lines`` and a footer (``setting``, the commit at the start and,
+    when the checkout changed while it ran, at the end, wall time since
     ``started``, load, the command), and write both to ``out`` when given."""
     info = provenance()
-    footer = (f"\n{setting} Commit {info['git_commit']} (dirty: {info['git_dirty']}), "
+    commit = f"Commit {info['git_commit']} (dirty: {info['git_dirty']})"
+    if (info["git_commit"], info["git_dirty"]) != (AT_START["git_commit"], AT_START["git_dirty"]):
+        commit = (f"Commit {AT_START['git_commit']} (dirty: {AT_START['git_dirty']}) at the start, "
+                  f"{info['git_commit']} (dirty: {info['git_dirty']}) at the end")
+    footer = (f"\n{setting} {commit}, "
               f"{time.time() - started:.0f} s wall, load average {os.getloadavg()[0]:.2f}. "
               f"Command: PYTHONPATH=. python {' '.join(sys.argv)}\n")
     text = "\n".join(lines) + "\n" + footer

@@ -53,6 +53,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dataset", default="a1a")
     parser.add_argument("--shuffles", type=int, default=2)
+    parser.add_argument("--only", nargs="+", metavar="ORDER",
+                        help="run only the orders whose name starts with one of these (e.g. given)")
     parser.add_argument("--cache-mb", type=float, default=100.0)  # conf/algorithm/smo_mod1.yaml
     parser.add_argument("--out")
     args = parser.parse_args()
@@ -62,6 +64,8 @@ def main():
     lines = [("| order | variant | mean K2 (10^6) | paper K2 | mean K1 (10^6) | mean iterations | "
              "K2 per C (10^6) | statuses |"), "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, permutation, sign in orders(y, args.shuffles):
+        if args.only and not name.startswith(tuple(args.only)):
+            continue
         for variant in ("mod1", "mod2"):
             runs = [fit_counts(X[permutation], sign * y[permutation], variant, C, args.cache_mb)
                     for C in C_GRID]

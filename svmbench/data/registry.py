@@ -374,7 +374,8 @@ _SPECS = [
         "satimage.scale", "satimage", "multiclass", 36, name="satimage", paper_names=("Satimage",)
     ),
     _libsvm("pendigits", "pendigits", "multiclass", 16, paper_names=("Pendigits",)),
-    # LIBSVM's letter split = the first 15000 rows of the UCI file for training, the last 5000 for test.
+    # The first 15000 rows of the UCI file train, the last 5000 test. LIBSVM's letter.scale(.t) is a
+    # different partition of the same rows (docs/data-manifest.md; docs/deviations.md, 4a).
     _table(
         "letter",
         DataFile(

@@ -10,8 +10,10 @@ A variant is a working-set rule (``solver_loop`` dispatches on ``rule``) returni
 new alphas, or -1 to stop, plus what it keeps after a step (G_bar; ``after_examined_step``):
 
 - ``smo_wss2``: Fan, Chen and Lin (2005) WSS 2 with LIBSVM's shrinking: the active prefix is
-  LIBSVM's active set, rebuilt from G_bar (LIBSVM 2.83's rules by default, 3.x's on request);
-  stop when m(a) - M(a) <= tol.
+  LIBSVM's active set, rebuilt from G_bar (LIBSVM 2.83's rules by default, 3.x's on request;
+  the rules change the kernel counts, not the path: identical iterations on a1a-a4a, w1a, w4a);
+  stop when m(a) - M(a) <= tol. Which LIBSVM's path it takes is set by the sample order it is
+  given (models.PairProblems: "libsvm" = LIBSVM 2.83 and 3.0-3.16; docs/deviations.md, 1).
 - ``smo_mod1`` / ``smo_mod2``: Keerthi et al. (2001) Modifications 1 and 2: the active prefix is
   I0 (their F cache over the free samples; positions kept in blocks [I0 | alpha = C | alpha = 0]),
   a bound sample's G is rebuilt from the support vectors when it is examined; stop at
@@ -21,7 +23,11 @@ new alphas, or -1 to stop, plus what it keeps after a step (G_bar; ``after_exami
 
 Platt's outer loop (alternate passes over all samples and over the non-bound ones, until a full pass
 changes nothing) is a stateful working-set selection (``next_examined``): each call resumes the pass
-where the last step left it; Keerthi et al. run the same loop with their examineExample.
+where the last step left it; Keerthi et al. run the same loop with their examineExample. It walks
+positions, not sample indices: a step that moves a sample to another block [I0 | alpha = C |
+alpha = 0] reorders what the pass has left to visit, where Platt's and Keerthi et al.'s
+pseudo-code walk the indices 1..n (the index order costs Keerthi's rules 10-13 % fewer kernel
+entries on a1a and w1a; docs/deviations.md, 2).
 
 Kernel counting (gs2008 Tables II-III, gs2005 Table 1): wss2 requests the row of i over the active
 set during selection and reuses it for the step, then the row of j; a change of upper-bound status
