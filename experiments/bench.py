@@ -22,9 +22,11 @@ kernel rows: K1 times the time per entry of full rows of the set at that gamma (
 per cell and gamma, cache off, 1 thread, best of 3 wall) over the fit's CPU time. A share near
 100 % means the fit is at the row engine's bound.
 
-Slow solvers have no size limit; a cell whose first fit exceeds the time budget (``--budget``)
-is not repeated and is marked "over budget", and the solver's larger cells of that set are not
-run (said so in the table). Summary per solver: geometric mean and worst cell of the ratios
+No solver has a size limit. A cell whose first fit exceeds the time budget (``--budget``) is
+not repeated and is marked "over budget", and the solver's later cells of that set are not run
+(said so in the table). The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
+worker process (experiments/_fit_worker.py) that is killed when the budget runs out: such a cell
+has no times nor results, only its note. Summary per solver: geometric mean and worst cell of the ratios
 against SVC (CPU time, 1 thread), against oneDAL (wall time at all cores) and of our 1-thread
 over our all-core wall time; cells whose SV count differs by more than 2.5 % from the peer's, or
 whose accuracy by more than 0.1 point, are counted.
@@ -46,10 +48,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _fit_worker, also in spawned workers
+
 import numba
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from _fit_worker import FitWorker, summarize
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 from sklearn.svm import SVC
@@ -72,6 +77,8 @@ SETTINGS = {
 }
 FACTORS = (0.25, 1.0, 4.0)
 SOLVERS = ["smo_wss2", "smo_mod2", "smo_mod1", "smo_platt", "rosen", "gs_svm"]
+# fitted in a worker process killed at the budget (a fit of theirs can take hours)
+SLOW_SOLVERS = {"smo_mod2", "smo_mod1", "smo_platt", "rosen"}
 SCALES = {
     "full": {"datasets": ["a1a", "a4a", "w7a", "a8a", "w8a", "ijcnn1", "letter", "pendigits"],
              "repeats": 3, "max_train": None, "max_test": None, "budget": 600.0,
@@ -93,10 +100,12 @@ class Contender:
     solver: str  # our solver's name, or the peer's label
     make: object  # () -> unfitted estimator
     threads: int | None = None  # numba threads while it fits; None: a peer
+    params: dict | None = None  # our solver's config (build_estimator)
     walls: list = field(default_factory=list)
     cpus: list = field(default_factory=list)
-    fitted: object = None
+    summary: dict | None = None  # of the last fit (_fit_worker.summarize)
     over_budget: bool = False
+    stopped: bool = False  # killed at the budget: no times, no results
 
 
 def peer_svc(C, gamma):
@@ -131,7 +140,7 @@ def contenders(point, solvers, all_cores, skipped):
             params.update(C=C, tol=TOL)
         for threads in sorted({1, all_cores}):
             found.append(Contender(f"{name} ({threads} thr)", name,
-                                   lambda p=params: build_estimator(p), threads))
+                                   lambda p=params: build_estimator(p), threads, params))
     return found
 
 
@@ -158,9 +167,21 @@ def subsample(X, y, count):
     return X[keep], y[keep]
 
 
-def timed_fit(contender, X, y, all_cores, budget, keep=True):
-    """Fit once; keep the wall and CPU time unless it is an untimed round; a first timed fit
-    longer than ``budget`` seconds marks our contender over budget (the peers have none)."""
+def timed_fit(contender, data, all_cores, budget, worker, keep=True):
+    """Fit once; keep the wall and CPU time unless it is an untimed round; a fit longer than
+    ``budget`` seconds marks our contender over budget (the peers have none). A slow solver fits
+    in ``worker``, stopped at the budget."""
+    X, y, X_test, y_test = data
+    if contender.solver in SLOW_SOLVERS:
+        done = worker.fit(contender.params, contender.threads, budget)
+        contender.stopped = contender.over_budget = done is None
+        if done is not None:
+            (wall, cpu), contender.summary = done
+            if keep:
+                contender.walls.append(wall)
+                contender.cpus.append(cpu)
+                contender.over_budget = wall > budget
+        return
     numba.set_num_threads(contender.threads or all_cores)
     estimator = contender.make()
     wall, cpu = time.perf_counter(), time.process_time()
@@ -169,7 +190,7 @@ def timed_fit(contender, X, y, all_cores, budget, keep=True):
         contender.walls.append(time.perf_counter() - wall)
         contender.cpus.append(time.process_time() - cpu)
         contender.over_budget = contender.threads is not None and contender.walls[-1] > budget
-    contender.fitted = estimator
+    contender.summary = summarize(estimator, X_test, y_test)
     numba.set_num_threads(all_cores)
 
 
@@ -189,39 +210,36 @@ def row_time_per_entry(X, gamma, all_cores):
     return best / (CALIBRATION_ROWS * n)
 
 
-def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits):
+def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, worker):
     """One cell's rows: a row per contender. GS-SVM is fitted at the first C of its gamma and
     its fits stand in for the other C (``gs_fits``, by GS-SVM's gamma)."""
-    X, y, X_test, y_test = data
+    X = data[0]
     entrants = contenders(point, args.solvers, all_cores, skipped)
     fitted = [c for c in entrants if not (c.solver == "gs_svm" and (point[2], c.threads)
                                            in gs_fits)]
     rounds = range(args.repeats + 1) if warm else range(1, args.repeats + 1)
     for round_ in rounds:
         for contender in fitted:
-            if round_ > 1 and contender.over_budget:
+            if contender.over_budget:
                 continue
-            timed_fit(contender, X, y, all_cores, args.budget, keep=round_ > 0)
+            timed_fit(contender, data, all_cores, args.budget, worker, keep=round_ > 0)
     for contender in entrants:
         key = (point[2], contender.threads)
         if contender.solver == "gs_svm":
-            contender.walls, contender.cpus, contender.fitted = gs_fits.setdefault(
-                key, (contender.walls, contender.cpus, contender.fitted))
+            contender.walls, contender.cpus, contender.summary = gs_fits.setdefault(
+                key, (contender.walls, contender.cpus, contender.summary))
     row_seconds = {}
     rows = []
     for contender in entrants:
-        model = contender.fitted
-        computed = getattr(model, "kernel_computed_", None)
-        wall = statistics.median(contender.walls)
+        results = contender.summary or dict.fromkeys(["SV", "test acc %", "iter", "K1", "K2"],
+                                                     math.nan)
+        computed = results["K1"] if not contender.stopped else None
         row = {"dataset": dataset, "n": X.shape[0], "C": point[0], "gamma": point[1],
                "contender": contender.label, "solver": contender.solver,
-               "threads": contender.threads, "wall s": wall,
-               "CPU s": statistics.median(contender.cpus), "SV": len(model.support_),
-               "test acc %": 100.0 * float(np.mean(model.predict(X_test) == y_test)),
-               "iter": int(np.sum(getattr(model, "n_iter_", [np.nan]))),
-               "K1": computed, "K2": getattr(model, "kernel_requested_", None),
-               "note": f"over budget, {len(contender.walls)} fit(s)" if contender.over_budget
-               else ""}
+               "threads": contender.threads,
+               "wall s": statistics.median(contender.walls) if contender.walls else math.nan,
+               "CPU s": statistics.median(contender.cpus) if contender.cpus else math.nan,
+               **results, "note": note(contender, args.budget)}
         if computed and contender.threads == 1:
             gamma = point[2] if contender.solver == "gs_svm" else point[1]
             if gamma not in row_seconds:
@@ -233,15 +251,27 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits):
     return rows
 
 
+def note(contender, budget):
+    """A cell's note: over budget, and how many fits it kept, or stopped at the budget."""
+    if contender.stopped:
+        return f"over budget: stopped at {budget:g} s"
+    return f"over budget, {len(contender.walls)} fit(s)" if contender.over_budget else ""
+
+
 def bench_dataset(dataset, args, all_cores):
     """Every cell of the set's grid, in grid order; solvers over budget skip the rest."""
     data = load(dataset, args.max_train, args.max_test)
     skipped, gs_fits, rows, left_out = set(), {}, [], {}
-    for index, point in enumerate(grid(dataset)):
-        before = set(skipped)
-        rows += run_cell(dataset, point, data, args, all_cores, skipped, index == 0, gs_fits)
-        for solver in skipped - before:
-            left_out[solver] = point
+    worker = FitWorker(data, sorted(SLOW_SOLVERS.intersection(args.solvers)))
+    try:
+        for index, point in enumerate(grid(dataset)):
+            before = set(skipped)
+            rows += run_cell(dataset, point, data, args, all_cores, skipped, index == 0, gs_fits,
+                             worker)
+            for solver in skipped - before:
+                left_out[solver] = point
+    finally:
+        worker.close()
     return rows, left_out
 
 

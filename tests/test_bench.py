@@ -77,6 +77,29 @@ def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp
     bench.main(["--scale", "quick", "--datasets", "a1a", "--solvers", "smo_mod1", "--max-train",
                 "100", "--repeats", "2", "--budget", "0", "--output", str(output)])
     text = output.read_text()
-    assert text.count("| smo_mod1 (1 thr) |") == 1 and "over budget, 1 fit(s) |" in text
+    assert text.count("| smo_mod1 (1 thr) |") == 1 and "over budget: stopped at 0 s |" in text
     assert "smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125; not run on the later cells" in text
     assert text.count("| SVC (LIBSVM) |") == 9
+
+
+@pytest.mark.data
+def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_process(tmp_path):
+    """smo_mod2 runs in the spawned worker (SLOW_SOLVERS): its cells carry the iterations,
+    K1, K2 and SV count of the same fit made here."""
+    if not has("adult/a1a"):
+        pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
+    bench = load_bench()
+    assert "smo_mod2" in bench.SLOW_SOLVERS
+    args = bench.parse(["--scale", "quick", "--datasets", "a1a", "--solvers", "smo_mod2",
+                        "--max-train", "120", "--max-test", "50"])
+    rows, left_out = bench.bench_dataset("a1a", args, 1)
+    assert not left_out
+    data = bench.load("a1a", 120, 50)
+    for row in rows:
+        if row["solver"] != "smo_mod2":
+            continue
+        model = bench.build_estimator({"name": "smo_mod2", "C": row["C"], "gamma": row["gamma"],
+                                       "tol": bench.TOL, "cache_mb": bench.CACHE_MB})
+        expected = bench.summarize(model.fit(data[0], data[1]), data[2], data[3])
+        assert {key: row[key] for key in expected} == expected
+        assert row["CPU s"] > 0 and row["note"] == ""

@@ -17,6 +17,8 @@ from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
+from svmbench.algorithms import build_estimator
+from svmbench.data import load_dataset
 from svmbench.data.fetch import data_path_dirs
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC
@@ -414,3 +416,30 @@ def test_libsvm_sample_order_on_web_1():
 def test_unknown_sample_order_is_refused():
     with pytest.raises(ValueError, match="sample_order"):
         SMOSVC(sample_order="sorted").fit(*load("iris"))
+
+
+# a1a (1,605 samples), C 2, gamma 0.05, tol 1e-3: (iterations, K1, K2, SVs) of main bb93578
+# (issue 30: speed from the engine only, these counts stay); a 1 MB cache (160 full rows) evicts
+# and cuts rows all along, 100 MB holds them all
+PINNED_COUNTS = {
+    ("smo_platt", 1.0): (38825, 2864344, 124783334, 678),
+    ("smo_platt", 100.0): (29202, 1580933, 93892871, 678),
+    ("smo_mod1", 1.0): (4572, 5070239, 6209953, 679),
+    ("smo_mod1", 100.0): (4548, 4249108, 6204068, 679),
+    ("smo_mod2", 1.0): (3728, 5042936, 5977670, 679),
+    ("smo_mod2", 100.0): (3728, 3925059, 5977670, 679),
+}
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("variant,cache_mb", sorted(PINNED_COUNTS))
+def test_engine_changes_keep_the_pinned_counts_of_platt_and_keerthi(variant, cache_mb):
+    if not any((root / "adult" / "a1a").exists() for root in data_path_dirs()):
+        pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
+    data = load_dataset("a1a")
+    model = build_estimator({"name": variant, "C": 2.0, "gamma": 0.05, "tol": 1e-3,
+                             "cache_mb": cache_mb})
+    model.fit(data.X_train, data.y_train)
+    found = (int(np.sum(model.n_iter_)), model.kernel_computed_, model.kernel_requested_,
+             len(model.support_))
+    assert found == PINNED_COUNTS[(variant, cache_mb)]

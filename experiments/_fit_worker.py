@@ -1,0 +1,73 @@
+"""Fits in a worker process that the bench can stop: a hard time budget for our slow solvers.
+
+A numba fit cannot be interrupted from Python (no signal reaches compiled code), and a slow
+solver's cell can take hours (Rosen on w7a, issue 30), so the bench runs these fits in a spawned
+process (``spawn``: numba's OpenMP layer is not fork-safe) that holds the data set and keeps its
+kernel-cache pool between fits, as the bench's own process does. A fit not done within the
+budget has its worker killed; the next fit starts a new one.
+"""
+
+import multiprocessing
+import time
+
+import numba
+import numpy as np
+
+from svmbench.algorithms import build_estimator
+from svmbench.runner import warm_up
+
+
+def summarize(model, X_test, y_test):
+    """What a bench cell keeps of a fitted model."""
+    return {"SV": len(model.support_),
+            "test acc %": 100.0 * float(np.mean(model.predict(X_test) == y_test)),
+            "iter": int(np.sum(getattr(model, "n_iter_", [np.nan]))),
+            "K1": getattr(model, "kernel_computed_", None),
+            "K2": getattr(model, "kernel_requested_", None)}
+
+
+def serve(connection, data, solvers):
+    """The worker: compile ``solvers``, then fit each (params, threads) it receives, sending
+    (wall, CPU) as soon as the fit ends and then the model's summary."""
+    X, y, X_test, y_test = data
+    for solver in solvers:
+        warm_up(solver, "rbf")
+    connection.send("ready")
+    while True:
+        params, threads = connection.recv()
+        numba.set_num_threads(threads)
+        model = build_estimator(params)
+        wall, cpu = time.perf_counter(), time.process_time()
+        model.fit(X, y)
+        connection.send((time.perf_counter() - wall, time.process_time() - cpu))
+        connection.send(summarize(model, X_test, y_test))
+
+
+class FitWorker:
+    """A worker process over one data set, started on the first fit, restarted after a kill."""
+
+    def __init__(self, data, solvers):
+        self.data, self.solvers = data, solvers
+        self.process = self.connection = None
+
+    def fit(self, params, threads, budget):
+        """((wall, CPU), summary) of one fit, or None when it was not done within ``budget``
+        seconds of wall time (the worker is then killed)."""
+        if self.process is None:
+            context = multiprocessing.get_context("spawn")
+            self.connection, child = context.Pipe()
+            self.process = context.Process(target=serve, args=(child, self.data, self.solvers),
+                                           daemon=True)
+            self.process.start()
+            self.connection.recv()  # "ready": compiled, outside the budget
+        self.connection.send((params, threads))
+        if not self.connection.poll(budget):
+            self.close()
+            return None
+        return self.connection.recv(), self.connection.recv()
+
+    def close(self):
+        if self.process is not None:
+            self.process.kill()
+            self.process.join()
+            self.process = self.connection = None
