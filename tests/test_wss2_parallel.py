@@ -5,6 +5,7 @@ threads equal to the fit on 1."""
 import numba
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,6 +119,18 @@ def test_wss2_fits_equal_on_one_and_two_threads(seed, n, binary_points):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(wss2_parallel, "WSS2_PARALLEL_MIN", 1024)
         patch.setattr(kernel_provider, "PARALLEL_MIN_ENTRIES", 1024)
+        patch.setattr(kernel_provider, "BINARY_PARALLEL_MIN_ENTRIES", 1024)
         one, two = wss2_fit(X, y, 1, binary_points), wss2_fit(X, y, 2, binary_points)
     assert one[:4] == two[:4]
     np.testing.assert_array_equal(one[4], two[4])
+
+
+def test_rows_split_among_threads_from_the_threshold_of_their_points():
+    rng = np.random.default_rng(0)
+    binary = (rng.random((50, 12)) < 0.3).astype(float)
+    dense = rng.normal(size=(50, 4))
+    for X, expected in ((binary, kernel_provider.BINARY_PARALLEL_MIN_ENTRIES),
+                        (sp.csr_matrix(binary), kernel_provider.BINARY_PARALLEL_MIN_ENTRIES),
+                        (dense, kernel_provider.PARALLEL_MIN_ENTRIES)):
+        provider = kernel_provider.make_provider(X, gamma=0.5)
+        assert provider.settings[kernel_provider.PARALLEL_MIN] == expected

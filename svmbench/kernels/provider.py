@@ -72,8 +72,13 @@ CACHING, PARALLEL_MIN = 0, 1
 # (Adult and Web, ~12-14 nonzeros a sample): a4a 0.254 s vs 0.113, w7a 0.672 vs 0.474, a8a 2.71
 # vs 2.47, so they are filled by one thread unless the provider's settings (which carry the
 # threshold, changeable without compiling) say otherwise. Binary points (Adult, Web) are filled
-# from their bits by position, loops that vectorize like the dense ones: split from 4096 entries.
+# from their bits by position (~1.6 ns an entry): split from 16384 entries. From 4096, the bench
+# of be9233d (OMP_WAIT_POLICY=PASSIVE) lost on a4a's 4781-entry rows at 2 threads (smo_wss2
+# 0.58 -> 1.13 s, GS-SVM 0.22 -> 1.06 s over 9 points); in one process (spinning workers, median
+# of 3, load ~1.2) 16384 kept GS-SVM's gains: w7a 0.099 -> 0.071 s, a8a 0.367 -> 0.227, w8a
+# 0.303 -> 0.213 (never: 0.104, 0.354, 0.322 at 2 threads).
 PARALLEL_MIN_ENTRIES = 4096
+BINARY_PARALLEL_MIN_ENTRIES = 16384
 SPARSE_PARALLEL_MIN_ENTRIES = np.iinfo(np.int64).max
 # entries a thread takes at a time in the parallel loops
 PARALLEL_CHUNK = 1024
@@ -115,6 +120,13 @@ def _fold_arrays(n, signs, shift, ridge):
     return signs, np.array([shift, ridge], dtype=np.float64)
 
 
+def parallel_min_entries(points, binary):
+    """The row length from which a row is split among threads (the thresholds above)."""
+    if binary:
+        return BINARY_PARALLEL_MIN_ENTRIES
+    return SPARSE_PARALLEL_MIN_ENTRIES if is_sparse(points) else PARALLEL_MIN_ENTRIES
+
+
 def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.0, signs=None,
                   shift=0.0, ridge=0.0):
     """Build a provider over training data X (dense array or sparse matrix).
@@ -146,8 +158,7 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         dots=np.zeros(n, dtype=np.float64),
         work=np.zeros(n, dtype=np.float64),
         cache=make_row_cache(n, cache_entries(n, cache_mb)),
-        settings=np.array([1 if cache_mb > 0 else 0, SPARSE_PARALLEL_MIN_ENTRIES
-                           if is_sparse(points) and not binary else PARALLEL_MIN_ENTRIES],
+        settings=np.array([1 if cache_mb > 0 else 0, parallel_min_entries(points, binary)],
                           dtype=np.int64),
         counters=np.zeros(2, dtype=np.int64),
         position_bits=bits,
