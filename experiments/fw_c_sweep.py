@@ -6,14 +6,12 @@ its Tables 2-3 values (at its tuned, unprinted C) stand beside ours."""
 from _common import sources_and_cells
 from fw_table2_3 import (
     ALGORITHMS,
-    TOO_SLOW,
     converged,
     dataset_key,
     describe,
     not_run_reason,
     stop_marks,
     summary,
-    too_slow,
     unconverged,
 )
 
@@ -34,8 +32,7 @@ def set_table(records, key):
     lines = ["| C | " + " | ".join(f"{a.upper()} acc (%)" for a in ALGORITHMS) + " | "
              + " | ".join(f"{a.upper()} time (s)" for a in ALGORITHMS)
              + " | FW/CVM | MFW/CVM | note |", "|---" * 10 + "|"]
-    grid = set(records.loc[records["dataset"] == key, "C"]) | {C for d, C, _ in TOO_SLOW
-                                                               if d == key}
+    grid = set(records.loc[records["dataset"] == key, "C"])
     for C in sorted(grid):
         def mine(algorithm, field, C=C):
             return ours.loc[(key, C, algorithm), field] \
@@ -48,10 +45,8 @@ def set_table(records, key):
         accuracy = [with_mark("—" if (v := mine(a, "accuracy_mean")) is None else f"{v:.2f}",
                               marks.get((key, C, a), "")) for a in ALGORITHMS]
         time = [mine(a, "train_time_s_mean") for a in ALGORITHMS]
-        note = "; ".join([f"{a.upper()} not converged: {notes[(key, C, a)]}"
-                          for a in ALGORITHMS if (key, C, a) in notes]
-                         + [f"{a.upper()} {slow}" for a in ALGORITHMS
-                            if (slow := too_slow(key, C, a))])
+        note = "; ".join(f"{a.upper()} not converged: {notes[(key, C, a)]}"
+                         for a in ALGORITHMS if (key, C, a) in notes)
         lines.append(f"| {C:g} | " + " | ".join(accuracy)
                      + " | " + " | ".join("—" if v is None else f"{v:.3g}" for v in time)
                      + f" | {speedup('fw')} | {speedup('mfw')} | {note} |")

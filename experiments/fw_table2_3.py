@@ -18,23 +18,9 @@ TABLES = {
 # staged (docs/data-manifest.md); the paper's other sets are not (USPS: its test file only)
 STAGED = {"a1a", "a2a", "a3a", "a4a", "a7a", "w1a", "w4a", "w6a", "w7a", "w8a", "ijcnn1", "letter",
           "pendigits", "shuttle"}
-# cells (dataset, C, algorithm) left out of the paper sweeps: one fit (seed 0, one core) ran past
-# the time limit and was stopped
-TOO_SLOW = {("a7a", 1, "cvm"): "one fit > 4 min", ("a7a", 1, "fw"): "one fit > 5 min",
-            ("a7a", 1, "mfw"): "one fit > 5 min"}
-
-
 def not_run_reason(key):
     """'not run here: data not available' for a set of the paper's that is not staged, else ''."""
     return "" if key in STAGED else "not run here: data not available"
-
-
-def too_slow(key, C, algorithm):
-    """'not run here: time (...)' for a cell left out for time (at any C when ``C`` is None, i.e.
-    no record of the set says its C), else ''."""
-    reasons = [reason for (dataset, c, a), reason in TOO_SLOW.items()
-               if (dataset, a) == (key, algorithm) and C in (None, c)]
-    return f"not run here: time ({reasons[0]})" if reasons else ""
 
 
 def converged(records):
@@ -78,7 +64,6 @@ def render(records, artefact):
     """Markdown of Table 2 or 3 (by the artefact's name) from the records of its cells."""
     title, column, reference, suffix, number = TABLES[artefact.name]
     ours, notes, marks = summary(records), unconverged(records), stop_marks(records)
-    set_C = records.groupby("dataset")["C"].first() if len(records) else {}
     paper = load_reference(reference)
     cell = (lambda mean, std: number.format(mean) if pd.isna(std)  # one fold: no spread
             else f"{number.format(mean)} ± {number.format(std)}")
@@ -91,8 +76,7 @@ def render(records, artefact):
             paper_value = cell(row[f"{algorithm}_{suffix}"], row[f"{algorithm}_std"])
             mine = (cell(ours.loc[(key, algorithm), f"{column}_mean"],
                          ours.loc[(key, algorithm), f"{column}_std"])
-                    if (key, algorithm) in ours.index
-                    else too_slow(key, set_C.get(key), algorithm) or "—")
+                    if (key, algorithm) in ours.index else "—")
             mine = with_mark(mine, marks.get((key, algorithm), ""))
             if (key, algorithm) in notes:
                 mine += f" (not converged: {notes[(key, algorithm)]})"
