@@ -21,8 +21,9 @@ from svmbench.solvers.smo_step import (
     wss2_violators,
 )
 
-# active sets shorter than this are passed over by one thread: a fork/join costs a few
-# microseconds, a serial pass over 8192 positions about as much (see smo.solver_loop)
+# active sets shorter than this are passed over by one thread (see smo.solver_loop). Chosen, not
+# tuned: in the bench of 7c8a8d1 (OMP_WAIT_POLICY=PASSIVE) smo_wss2 ran slower at 2 threads than
+# at 1 on w7a (7.27 vs 5.96 s over 9 points) and a8a (12.17 vs 10.37 s): measure before relying on it
 WSS2_PARALLEL_MIN = 8192
 
 
