@@ -22,6 +22,7 @@ import warnings
 from pathlib import Path
 
 import hydra
+import numba
 import numpy as np
 from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
@@ -241,11 +242,19 @@ def check_folds(folds, protocol):
                           f"in that range, or folds=null for all")
 
 
+def check_threads(threads):
+    """Raise ConfigError when ``threads`` is more than numba may start in this process."""
+    most = numba.config.NUMBA_NUM_THREADS
+    if threads is not None and not 1 <= int(threads) <= most:
+        raise ConfigError(f"threads={threads}: this process may run 1..{most} numba threads "
+                          f"(NUMBA_NUM_THREADS={most}; joblib's launcher gives each of its n_jobs "
+                          f"workers cores // n_jobs): give threads=null or 1..{most}, or lower "
+                          "hydra.launcher.n_jobs")
+
+
 def run_cell(cfg):
     """Run every fold of the cell that is not stored yet; return the records written (none when
     another process holds the cell's claim)."""
-    if cfg.threads:
-        limit_threads(int(cfg.threads))
     cell = cell_config(cfg)
     chash = config_hash(cell)
     store = ResultStore(cfg.store.dir, cfg.store.reuse, cfg.store.lease_hours)
@@ -289,6 +298,9 @@ def train_folds(cfg, cell, chash, store, wanted, name):
         cell = {**cell, "algorithm": with_target_defaults(cell["algorithm"])}
         check_algorithm(cell["algorithm"])
         check_folds(cfg.folds, cell["protocol"])
+        check_threads(cfg.threads)
+        if cfg.threads:
+            limit_threads(int(cfg.threads))
         reason = unsuitable(cell)
         if reason:
             record = {**base_record(cell, chash, -1), "status": UNSUITABLE,

@@ -4,6 +4,7 @@ import re
 import subprocess
 import sys
 
+import numba
 import pytest
 from hydra import compose, initialize_config_dir
 
@@ -151,6 +152,13 @@ def test_a_sweep_runs_every_cell_then_exits_non_zero_listing_the_failed_ones(tmp
     assert "algorithm.gamma='oops'" in output and "algorithm.gamma='bad'" in output
     statuses = sorted(r["status"][:22] for r in ResultStore(tmp_path / "store").records())
     assert statuses == ["converged", "converged", "failed:ConfigError: al", "failed:ConfigError: al"]
+
+
+def test_more_threads_than_numba_may_start_fail_the_cell_naming_the_limit(tmp_path):
+    most = numba.config.NUMBA_NUM_THREADS
+    (record,) = run_cell(config(tmp_path, f"threads={most + 1}"))
+    assert record["status"].startswith("failed:ConfigError")
+    assert f"threads={most + 1}: this process may run 1..{most} numba threads" in record["status"]
 
 
 def test_a_record_takes_the_worst_status_of_its_class_pairs():

@@ -12,8 +12,8 @@ POLICY = ("OMP_WAIT_POLICY", "KMP_BLOCKTIME", "GOMP_SPINCOUNT")
 
 
 @pytest.mark.parametrize("user_setting, expected", [
-    ({}, ["PASSIVE", "0", "500"]),
-    ({"OMP_WAIT_POLICY": "ACTIVE"}, ["ACTIVE", "0", "500"]),
+    ({}, ["PASSIVE", "0", "3000"]),
+    ({"OMP_WAIT_POLICY": "ACTIVE"}, ["ACTIVE", "0", "3000"]),
     ({"GOMP_SPINCOUNT": "0"}, ["PASSIVE", "0", "0"]),
 ])
 def test_importing_the_kernels_sets_a_brief_spin_wait_policy_unless_the_user_chose(user_setting,

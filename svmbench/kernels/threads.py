@@ -18,6 +18,16 @@ spins 1.12 -> 2.20; 3000 spins 0.90 -> 3.28; 10000 spins 0.91 -> 5.17; GNU's def
 0.92 -> 5.66. 500 spins keep the slowdown beside a competitor within its fair share (2x) and most
 of the quiet speed.
 
+Not for smo_wss2's passes, though: they are 3-5 short parallel regions an iteration, and a worker
+that sleeps after 500 spins sleeps between them. Sum of wall times over the bench's 9 points of
+w7a, 1 thread -> 2 threads, quiet, commit ee81ca0: 500 spins 5.56 -> 6.59 s, 1000 5.76 -> 5.67,
+2000 5.77 -> 4.82, 3000 5.68 -> 4.06, 5000 / 50000 / 300000 5.6 -> 4.0; at 3000 spins a8a 9.91 ->
+7.64, w8a 19.0 -> 12.1, ijcnn1 18.7 -> 12.0 (500: 10.5, 16.6, 15.0). Beside a second 2-thread
+process the same 2-thread w7a sum took 11.5-12.9 s at 500 spins and 33.5 s at 3000. So waiting
+workers spin 3000 turns: a run is meant to have its cores to itself (joblib's launcher gives each
+of its n_jobs workers cores // n_jobs numba threads); beside other busy processes, set
+GOMP_SPINCOUNT=500.
+
 Importing svmbench.kernels applies the policy before numba starts its threads; variables the
 user has set win.
 
@@ -34,7 +44,7 @@ import numba
 from threadpoolctl import threadpool_info, threadpool_limits
 
 # GOMP_SPINCOUNT, when set, overrides the spin count OMP_WAIT_POLICY implies (GNU OpenMP)
-PASSIVE_WAIT = {"OMP_WAIT_POLICY": "PASSIVE", "KMP_BLOCKTIME": "0", "GOMP_SPINCOUNT": "500"}
+PASSIVE_WAIT = {"OMP_WAIT_POLICY": "PASSIVE", "KMP_BLOCKTIME": "0", "GOMP_SPINCOUNT": "3000"}
 
 
 def use_passive_wait():

@@ -21,9 +21,9 @@ from svmbench.solvers.smo_step import (
     wss2_violators,
 )
 
-# active sets shorter than this are passed over by one thread (see smo.solver_loop). Chosen, not
-# tuned: in the bench of 7c8a8d1 (OMP_WAIT_POLICY=PASSIVE) smo_wss2 ran slower at 2 threads than
-# at 1 on w7a (7.27 vs 5.96 s over 9 points) and a8a (12.17 vs 10.37 s): measure before relying on it
+# active sets shorter than this are passed over by one thread (see smo.solver_loop). 2-thread wall
+# summed over the bench's 9 points (waiting workers spin 3000 turns, kernels/threads.py), quiet:
+# 4096: w7a 4.09 s, a8a 7.76; 8192: 4.18, 7.92; 16384: 4.74, 7.92 (1 thread: 5.8, 9.9)
 WSS2_PARALLEL_MIN = 8192
 
 
