@@ -12,9 +12,19 @@ import time
 
 import numba
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from svmbench.algorithms import build_estimator
 from svmbench.runner import warm_up
+
+
+def one_blas_thread():
+    """Run numpy's and scipy's BLAS on one thread for the rest of the process. The bench's fits
+    do not use it (LIBSVM, oneDAL and our solvers have their own loops) but its untimed
+    predictions do, and an idle OpenBLAS worker spins about 0.1 s after a call: on the second
+    core, beside the next timed fit (SVC's CPU time read 1.95x its wall time over a1a's 9 points
+    in the bench of 851e3cf, 1.0x on the large sets; ours at 2 threads lost that core)."""
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def summarize(model, X_test, y_test):
@@ -30,6 +40,7 @@ def serve(connection, data, solvers):
     """The worker: compile ``solvers``, then fit each (params, threads) it receives, sending
     (wall, CPU) as soon as the fit ends and then the model's summary."""
     X, y, X_test, y_test = data
+    one_blas_thread()
     for solver in solvers:
         warm_up(solver, "rbf")
     connection.send("ready")

@@ -8,7 +8,8 @@ C x {1/4, 1, 4} times gamma x {1/4, 1, 4}. GS-SVM has no C: it runs once per gam
 gamma, gs-svm-tnn2008 Table I's theta, scaled the same way) and its fit stands in every C of
 that gamma.
 
-Contenders, fitted in turn within each repetition (interleaved, so a load change hits them all):
+Contenders, fitted in turn within each repetition (interleaved, so a load change hits them all;
+numpy's BLAS on one thread, so that no worker of an untimed prediction spins beside a fit):
 scikit-learn's SVC (LIBSVM, one thread), scikit-learn-intelex's SVC when installed (oneDAL, its
 own threads: all cores), and each of our solvers at 1 numba thread and at all cores. Same C,
 gamma, tol 1e-3, shrinking and cache for all. A cell is the median over ``--repeats`` fits of the
@@ -54,7 +55,7 @@ import numba
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from _fit_worker import FitWorker, summarize
+from _fit_worker import FitWorker, one_blas_thread, summarize
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 from sklearn.svm import SVC
@@ -382,6 +383,7 @@ def parse(argv):
 def main(argv=None):
     args = parse(argv)
     command = " ".join(sys.argv[1:] if argv is None else argv)
+    one_blas_thread()
     threads = threading_info()
     all_cores = threads["numba_threads"]
     for solver in args.solvers:
@@ -410,7 +412,8 @@ def main(argv=None):
          f"interleaved fits; wall and process CPU time (all threads). SVC runs one thread; ours "
          f"run 1 and {all_cores} numba threads (layer {threads['threading_layer']}, "
          f"OMP_WAIT_POLICY={threads['omp_wait_policy']}, GOMP_SPINCOUNT="
-         f"{threads['gomp_spincount']}); oneDAL's SVC runs its own threads (all cores). "
+         f"{threads['gomp_spincount']}); oneDAL's SVC runs its own threads (all cores); numpy's "
+         f"and scipy's BLAS (predictions, untimed) {threads['blas_threads']} thread. "
          f"ns/K1: our 1-thread CPU time per computed kernel entry; rows %: estimated share of "
          f"that fit spent computing kernel rows (K1 x calibrated time per entry of full rows / "
          f"CPU time). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "

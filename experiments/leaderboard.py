@@ -20,6 +20,7 @@ from svmbench.analysis.plots import critical_difference_diagram, pareto_figure, 
 from svmbench.analysis.stats import friedman, holm, nemenyi, paired_t_test, ranks_vs_control
 from svmbench.analysis.tables import Table, to_markdown
 from svmbench.capabilities import UNSUITABLE
+from svmbench.solvers.base import FAULTS
 from svmbench.store import FINISHED
 
 ALPHA = 0.05
@@ -170,6 +171,9 @@ def metric_table(label, records, finished, result):
             cells.loc[dataset, solver] = "n/a" if pd.isna(value) else number.format(value)
             if "failed" in kinds:
                 cells.loc[dataset, solver] += " (some folds failed)"
+            unsound = int(runs["status"].isin(FAULTS).sum())
+            if unsound:  # ended by max_iter, stalled or infeasible: the status table says which
+                cells.loc[dataset, solver] += f" ({unsound} of {len(runs)} not converged)"
         else:
             cells.loc[dataset, solver] = "unsuitable" if UNSUITABLE in kinds else "failed"
         bold.loc[dataset, solver] = winners.get(dataset) == solver

@@ -90,7 +90,9 @@ def fold_count(protocol):
     name = protocol["name"]
     if name in ("holdout", "tuned_holdout"):
         return 1
-    return int(protocol.get("count", 10)) if name == "realizations" else int(protocol["k"])
+    if name in ("realizations", "tuned_realizations"):
+        return int(protocol.get("count", 10))
+    return int(protocol["k"])
 
 
 def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):

@@ -37,6 +37,7 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
     text = output.read_text()
     assert "## a1a (n = 150)" in text and "## letter (n = 150)" in text
     assert "Median of 1 interleaved fits" in text
+    assert "BLAS (predictions, untimed) 1 thread." in text
     assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | note |" \
         " ns/K1 | rows % |" in text
     for label in ("SVC (LIBSVM)", "smo_wss2 (1 thr)", "gs_svm (1 thr)"):

@@ -305,3 +305,11 @@ def test_equal_means_rank_as_ties_whatever_their_rounding():
     assert block.loc["d1", "a"] != block.loc["d1", "b"]  # the float means differ in the last bits
     test = leaderboard.rank_statistics(block, lower=False)[0]
     assert test.average_ranks.to_dict() == {"a": 1.5, "b": 1.5, "c": 3.0}
+
+
+def test_a_cell_with_folds_that_did_not_converge_says_how_many():
+    leaderboard = load_renderer("leaderboard")
+    folds = folds_frame({"a": [0.1, 0.1, 0.1], "b": [0.2, 0.2, 0.2]}).assign(status="converged")
+    folds.loc[(folds.algorithm == "b") & (folds.fold > 0), "status"] = "infeasible"
+    table = leaderboard.metric_table(leaderboard.ACCURACY, folds, folds, None)
+    assert "| 80.00 (2 of 3 not converged) |" in table

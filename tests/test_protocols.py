@@ -1,9 +1,11 @@
 """Protocols: nested CV never lets an outer test sample into tuning or scaling; splits are seeded."""
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from omegaconf import OmegaConf
 
 from svmbench import protocols, tuning
 from svmbench.protocols import splits
@@ -143,3 +145,12 @@ def test_tuned_realizations_tune_each_realization_on_its_own_training_set(monkey
         alone = tuning.grid_search(LIBSVM, protocol, realizations[k].X_train,
                                    realizations[k].y_train, split.inner_folds, True)[0]
         assert split.params == alone and split.tuning["tuned_on"] == 40
+
+
+@pytest.mark.parametrize("config", sorted((Path(__file__).parents[1] / "conf" /
+                                           "protocol").glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_protocol_config_counts_its_folds(config):
+    protocol = OmegaConf.load(config)
+    expected = {"holdout": 1, "tuned_holdout": 1}.get(protocol.name)
+    expected = expected or protocol.get("count") or protocol.get("k")
+    assert protocols.fold_count(protocol) == expected
