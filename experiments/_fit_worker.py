@@ -22,8 +22,9 @@ def one_blas_thread():
     """Run numpy's and scipy's BLAS on one thread for the rest of the process. The bench's fits
     do not use it (LIBSVM, oneDAL and our solvers have their own loops) but its untimed
     predictions do, and an idle OpenBLAS worker spins on after a call (~0.1 s, estimated from
-    the CPU excess below): on the second core, beside the next timed fit (SVC's CPU time read 1.95x its wall time over a1a's 9 points
-    in the bench of 851e3cf, 1.0x on the large sets; ours at 2 threads lost that core)."""
+    the CPU excess below) on the second core, beside the next timed fit: SVC's CPU time read
+    1.95x its wall time over a1a's 9 points in the bench of 851e3cf, 1.0x on the large sets;
+    ours at 2 threads lost that core."""
     threadpool_limits(limits=1, user_api="blas")
 
 
