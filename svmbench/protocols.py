@@ -23,6 +23,8 @@ from svmbench.tuning import grid_search, inner_seed
 
 PROTOCOLS = ("holdout", "tuned_holdout", "kfold", "nested_cv", "realizations", "tuned_realizations")
 TUNED = ("tuned_holdout", "nested_cv", "tuned_realizations")
+HOLDOUTS = ("holdout", "tuned_holdout")  # the given split: one fold
+REALIZATIONS = ("realizations", "tuned_realizations")  # fixed splits: protocol.count folds
 
 
 @dataclass
@@ -88,9 +90,9 @@ def tune(algorithm, protocol, seed, scale, split):
 def fold_count(protocol):
     """How many folds (outer splits) a protocol config has: indices 0 .. fold_count - 1."""
     name = protocol["name"]
-    if name in ("holdout", "tuned_holdout"):
+    if name in HOLDOUTS:
         return 1
-    if name in ("realizations", "tuned_realizations"):
+    if name in REALIZATIONS:
         return int(protocol.get("count", 10))
     return int(protocol["k"])
 
@@ -105,7 +107,7 @@ def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):
     name = protocol["name"]
     if name not in PROTOCOLS:
         raise ValueError(f"unknown protocol {name!r}; choose one of {list(PROTOCOLS)}")
-    if name in ("realizations", "tuned_realizations"):
+    if name in REALIZATIONS:
         for fold in range(int(protocol.get("count", 10))):
             if wanted(fold):
                 data = load_dataset(dataset_name, realization=fold + 1)
@@ -116,7 +118,7 @@ def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):
                 yield _scaled(split, scale)
         return
     data = load_dataset(dataset_name)
-    if name in ("holdout", "tuned_holdout"):
+    if name in HOLDOUTS:
         if data.X_test is None:
             raise DataError(
                 f"dataset {dataset_name!r} has no given test set, so protocol={name} cannot run; "
