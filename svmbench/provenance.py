@@ -1,7 +1,7 @@
 """Where a record came from: code version, solver-code fingerprint, library versions, machine, time.
 
 A record carries ``git_commit`` (the checkout's commit), ``git_dirty`` (whether tracked files had
-uncommitted changes) and ``code_fingerprint``: a hash of the source files that decide what a
+uncommitted changes; the sweep outputs under ``results/`` do not count) and ``code_fingerprint``: a hash of the source files that decide what a
 measurement is (kernels, solvers, estimators, protocols, tuning, preprocessing). The store reuses a
 record only when its fingerprint matches the running code's (svmbench.store).
 """
@@ -20,6 +20,8 @@ PACKAGE = Path(__file__).resolve().parent
 # the sources a measured number depends on, relative to the package
 FINGERPRINTED = ("kernels", "solvers", "models.py", "algorithms.py", "protocols.py", "tuning.py",
                  "data/preprocessing.py", "data/validation.py")
+# the checkout's folder of sweep outputs, left out of the dirty flag
+OUTPUTS = "results"
 
 
 @functools.cache
@@ -64,14 +66,17 @@ def slurm_job():
             "slurm_array_task_id": None if task is None else int(task)}
 
 
-def git_state():
-    """(commit, dirty): the checkout's commit and whether tracked files have changes;
-    ('unknown', None) outside git."""
+def git_state(checkout=PACKAGE):
+    """(commit, dirty): the checkout's commit and whether tracked files outside ``results/`` have
+    changes; ('unknown', None) outside git. ``results/`` holds what sweeps write (committed
+    stores, tables): a re-run moves its old records to ``superseded/``, which must not mark the
+    records it writes next as measured from a dirty tree."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=PACKAGE, capture_output=True,
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True,
                                 text=True, check=True).stdout.strip()
-        changes = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                                 cwd=PACKAGE, capture_output=True, text=True, check=True).stdout
+        changes = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                  ":(top)", f":(top,exclude){OUTPUTS}"],
+                                 cwd=checkout, capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown", None
     return commit, bool(changes.strip())
