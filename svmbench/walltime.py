@@ -76,16 +76,20 @@ def summary(path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the command to time is everything after the first "--", so its own options stay its own
+    split = argv.index("--") if "--" in argv else len(argv)
+    own, command = argv[:split], argv[split + 1:]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     usage="%(prog)s ARTEFACT --scale SCALE -- COMMAND ... | "
+                                           "%(prog)s --summary --scale SCALE")
     parser.add_argument("artefact", nargs="?")
     parser.add_argument("--scale", choices=SCALES, required=True)
     parser.add_argument("--summary", action="store_true", help="print the log as a table")
-    parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the command to time")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(own)
     if args.summary:
         print(summary(log_path(args.scale)))
         return 0
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not args.artefact or not command:
         parser.error("give the artefact and, after --, the command to time")
     return timed(args.artefact, args.scale, command)

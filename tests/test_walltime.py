@@ -3,6 +3,7 @@
 import sys
 
 import pandas as pd
+import pytest
 
 from svmbench import walltime
 
@@ -37,3 +38,23 @@ def test_the_summary_sums_the_runs_of_one_commit_per_artefact(tmp_path):
 
 def test_the_summary_of_no_log_says_so(tmp_path):
     assert "No wall times logged yet" in walltime.summary(tmp_path / "wall_times.csv")
+
+
+def test_the_command_line_make_uses_times_the_command_with_its_own_options(tmp_path, monkeypatch):
+    log = tmp_path / "wall_times.csv"
+    monkeypatch.setattr(walltime, "log_path", lambda scale: log)
+    # mk/papers.mk: walltime <artefact> --scale <scale> -- <runner command with its own options>
+    status = walltime.main(["gs2008_table7", "--scale", "paper", "--", sys.executable, "-c",
+                            "import sys; sys.exit(len(sys.argv))", "-m", "--scale", "quick"])
+    assert status == 4
+    row = pd.read_csv(log).iloc[0]
+    assert (row["artefact"], row["scale"]) == ("gs2008_table7", "paper")
+    assert row["command"].endswith("-m --scale quick")
+
+
+def test_a_timing_without_a_command_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(walltime, "log_path", lambda scale: tmp_path / "wall_times.csv")
+    with pytest.raises(SystemExit):
+        walltime.main(["gs2008_table7", "--scale", "paper"])
+    assert "after --, the command to time" in capsys.readouterr().err
+    assert not (tmp_path / "wall_times.csv").exists()
