@@ -32,11 +32,12 @@ POLL_SECONDS = 0.5
 log = logging.getLogger("svmbench")
 
 
-def swept_algorithms(config, jobs):
-    """Algorithm config names the sweep's ``jobs`` use (the config's own when none is swept)."""
+def swept_choices(config, jobs, group):
+    """Config names of ``group`` (algorithm, protocol) the sweep's ``jobs`` use (the config's
+    own when none is swept)."""
     names = {override.split("=", 1)[1] for job in jobs for override in job
-             if override.split("=", 1)[0] in ("algorithm", "+algorithm")}
-    return sorted(names) or [config.algorithm.name]
+             if override.split("=", 1)[0] in (group, f"+{group}")}
+    return sorted(names) or [config[group].name]
 
 
 def sweep_folder(config, name):
@@ -73,13 +74,21 @@ class FailedCells(Callback):
 
 class WarmNumbaCache(Callback):
     def on_multirun_start(self, config, **kwargs):
-        from svmbench.runner import warm_up
+        from svmbench.protocols import TUNED
+        from svmbench.runner import warm_up, warm_up_tuning
 
         kernel = OmegaConf.select(config, "algorithm.kernel", default="rbf")
         known = estimator_factories()  # (a config with a _target_ warms up in its cell)
-        for name in swept_algorithms(config, sweep_jobs(config)):
+        jobs = sweep_jobs(config)
+        tuned = any(name in TUNED for name in swept_choices(config, jobs, "protocol"))
+        for name in swept_choices(config, jobs, "algorithm"):
             if name in known and unsuitable_reason(capabilities(name), kernel) is None:
                 warm_up(name, kernel)  # (unsuitable: e.g. a missing package)
+                if tuned:
+                    try:
+                        warm_up_tuning(name, kernel)
+                    except ValueError as error:  # its cells compile, or fail, by themselves
+                        log.info("no grid-search warm-up for %s: %s", name, error)
 
 
 class SweepProgress(Callback):
