@@ -12,6 +12,7 @@ and the sweep goes on; the cell's failure is logged once, at ERROR, and the comm
 when it ends (a sweep: after every cell, with a summary; svmbench.callbacks.FailedCells).
 """
 
+import dataclasses
 import functools
 import logging
 import numbers
@@ -296,11 +297,13 @@ def run_cell(cfg):
         return train_folds(cfg, cell, chash, store, wanted, name)
 
 
-def unsuitable(cell):
-    """Why the cell's solver cannot take its data set (its declared capabilities), or None; the
-    data set is loaded only when a limit depends on it."""
+def unsuitable(cell, size_limits=True):
+    """Why the cell's solver cannot take its data set (its declared capabilities; its cost cap
+    only with ``size_limits``), or None; the data set is loaded only when a limit depends on it."""
     algorithm = cell["algorithm"]
     declared = capabilities(algorithm["name"], algorithm.get(TARGET))
+    if not size_limits:
+        declared = dataclasses.replace(declared, max_train=None)
     kernel = algorithm.get("kernel", "rbf")
     reason = unsuitable_reason(declared, kernel)
     if reason or not needs_data(declared):
@@ -322,7 +325,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
         check_threads(cfg.threads)
         if cfg.threads:
             limit_threads(int(cfg.threads))
-        reason = unsuitable(cell)
+        reason = unsuitable(cell, cfg.get("size_limits", True))
         if reason:
             record = {**base_record(cell, chash, -1), "status": UNSUITABLE,
                       "unsuitable_reason": reason}

@@ -177,3 +177,14 @@ def test_a_fold_the_protocol_does_not_have_fails_the_cell_with_the_valid_range(
     assert record["fold"] == -1
     assert record["status"].startswith("failed:ConfigError")
     assert re.search(message, record["status"])
+
+
+def test_a_cost_cap_declines_a_cell_only_while_size_limits_hold(monkeypatch):
+    from svmbench import runner
+    from svmbench.capabilities import Capabilities
+
+    capped = Capabilities(max_train=100, size_reason="cost cap for this test")
+    monkeypatch.setattr(runner, "capabilities", lambda name, target=None: capped)
+    cell = {"algorithm": {"name": "gs_svm", "kernel": "rbf"}, "dataset": {"name": "breast_cancer"}}
+    assert "above its limit of 100: cost cap for this test" in runner.unsuitable(cell)
+    assert runner.unsuitable(cell, size_limits=False) is None
