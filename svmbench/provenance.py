@@ -1,9 +1,10 @@
 """Where a record came from: code version, solver-code fingerprint, library versions, machine, time.
 
 A record carries ``git_commit`` (the checkout's commit), ``git_dirty`` (whether tracked files had
-uncommitted changes; the sweep outputs under ``results/`` do not count) and ``code_fingerprint``: a hash of the source files that decide what a
-measurement is (kernels, solvers, estimators, protocols, tuning, preprocessing). The store reuses a
-record only when its fingerprint matches the running code's (svmbench.store).
+uncommitted changes; the sweep outputs under ``results/`` do not count) and ``code_fingerprint``:
+a hash of the source files that decide what a measurement is (kernels, solvers, estimators,
+protocols, tuning, preprocessing). The store reuses a record only when its fingerprint matches the
+running code's (svmbench.store).
 """
 
 import functools
