@@ -127,6 +127,11 @@ class ResultStore:
         if record is not None and record.get("status") not in FINISHED:
             self.path(config_hash, fold).unlink(missing_ok=True)
 
+    def cells(self):
+        """The config hashes of the cells with a folder here (not superseded/ or quarantine/)."""
+        return {path.name for path in self.directory.iterdir()
+                if path.is_dir() and path.name not in (SUPERSEDED, QUARANTINE)}
+
     def records(self):
         for path in sorted(self.directory.glob("*/fold-*.json")):
             record = self._load(path)

@@ -5,7 +5,7 @@ cells; Figs. 5-8 from small stores."""
 from pathlib import Path
 
 from svmbench.render import render
-from svmbench.store import QUARANTINE, SUPERSEDED, ResultStore
+from svmbench.store import ResultStore
 from svmbench.sweep import cells
 
 COMMITTED_STORE = Path(__file__).resolve().parent.parent / "results" / "fw" / "runs"
@@ -119,8 +119,7 @@ def test_fig7_tabulates_accuracy_and_time_against_c(tmp_path):
 
 
 def test_the_committed_records_are_exactly_the_paper_scale_cells():
-    stored = {path.name for path in COMMITTED_STORE.iterdir()
-              if path.is_dir() and path.name not in (SUPERSEDED, QUARANTINE)}
+    stored = ResultStore(COMMITTED_STORE).cells()
     every_cell = set()
     for artefact, count in PAPER_CELLS.items():
         hashes = {h for _, h in cell_settings(artefact, "paper")}

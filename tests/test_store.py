@@ -104,3 +104,15 @@ def test_two_concurrent_sweeps_on_one_store_train_each_fold_once(tmp_path):
     assert [sweep.returncode for sweep in sweeps] == [0, 0], logs
     trained = sum(log.count(" fold ") for log in logs)
     assert trained == 4 * 3 == len(list(ResultStore(tmp_path / "store").records()))
+
+
+def test_the_cells_of_a_store_leave_out_superseded_and_quarantined_records(tmp_path):
+    store = ResultStore(tmp_path)
+    finished = {"config_hash": "abc", "fold": 0, "status": "converged", "code_fingerprint": "old"}
+    store.write(finished)
+    store.write({**finished, "code_fingerprint": "new"})  # moves the old one to superseded/
+    (tmp_path / "def").mkdir()
+    (tmp_path / "def" / "fold-0.json").write_text("not json")
+    list(store.records())  # quarantines def's record
+    assert (tmp_path / SUPERSEDED).is_dir() and (tmp_path / QUARANTINE).is_dir()
+    assert store.cells() == {"abc", "def"}

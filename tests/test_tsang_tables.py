@@ -4,7 +4,7 @@ committed records are still the cells of the configs."""
 from pathlib import Path
 
 from svmbench.render import render
-from svmbench.store import QUARANTINE, SUPERSEDED, ResultStore
+from svmbench.store import ResultStore
 from svmbench.sweep import cells
 
 COMMITTED_STORE = Path(__file__).resolve().parent.parent / "results" / "tsang" / "runs"
@@ -90,8 +90,7 @@ def test_table2_renders_ours_beside_the_papers_from_a_small_store(tmp_path):
 
 
 def test_the_committed_records_are_the_paper_scale_cells():
-    stored = {path.name for path in COMMITTED_STORE.iterdir()
-              if path.is_dir() and path.name not in (SUPERSEDED, QUARANTINE)}
+    stored = ResultStore(COMMITTED_STORE).cells()
     table2_cells = cell_settings("tsang_table2", "paper")  # (300 configs composed: once)
     table2 = {config_hash for config_hash, _ in table2_cells}
     fig1 = {config_hash for config_hash, _ in cell_settings("tsang_fig1", "paper")}
