@@ -4,6 +4,7 @@
 ## curves: run conf/experiment/curves.yaml at SCALE (quick: heart and australian, about a minute)
 ## with checkpoints in the records, then draw them -> results/quick/leaderboard/curves*.{md,png}
 curves: venv
-	@status=0; $(PY) -m svmbench.runner -m +experiment=curves scale=$(SCALE) $(LAUNCHER) \
+	@status=0; $(PY) -m svmbench.walltime curves --scale $(SCALE) -- \
+	  $(PY) -m svmbench.runner -m +experiment=curves scale=$(SCALE) $(LAUNCHER) \
 	  || status=$$?; \
 	  $(PY) -m svmbench.render curves --scale $(SCALE) && exit $$status

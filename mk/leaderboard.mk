@@ -14,7 +14,8 @@ OWN ?=
 .PHONY: leaderboard
 ## leaderboard: every solver on common ground; prints the table, writes figures beside it
 leaderboard: venv
-	@status=0; $(PY) -m svmbench.runner -m +experiment=leaderboard scale=$(SCALE) $(OWN) $(LAUNCHER) \
+	@status=0; $(PY) -m svmbench.walltime leaderboard --scale $(SCALE) -- \
+	  $(PY) -m svmbench.runner -m +experiment=leaderboard scale=$(SCALE) $(OWN) $(LAUNCHER) \
 	  || status=$$?; \
 	  $(PY) -m svmbench.render leaderboard --scale $(SCALE) $(if $(OWN),--set $(OWN)) \
 	  && cat $(LEADERBOARD_ROOT)/leaderboard.md \
