@@ -12,6 +12,12 @@ from svmbench.render import sources
 from svmbench.status import FINISHED, statuses
 
 
+# where a rendered table's wall-clock times come from (the load a sweep ran under is logged per
+# run by svmbench.walltime, not in the records)
+WALL_TIMES = ("wall-clock times of the machine the records name; the load each sweep ran under "
+              "is in results/wall_times.csv")
+
+
 def cell_outcome(records, dataset, algorithm):
     """('ok', finished records) or ('failed', reason) or ('missing', None) for one cell."""
     if records.empty:

@@ -3,7 +3,7 @@ test accuracy and support vectors of CVM, FW and MFW over eps, with the sampled 
 paper's and libCVM's) and the full stopping test, and FW's and MFW's speed-up over CVM beside the
 paper's (Table 3 ratios)."""
 
-from _common import sources_and_cells
+from _common import WALL_TIMES, sources_and_cells
 from fw_table2_3 import converged, stop_marks
 
 from svmbench.analysis.reference import load_reference
@@ -47,7 +47,6 @@ def render(records, artefact):
     return "\n\n".join([
         TITLE, f"SCALE={artefact.scale}.", "\n".join(lines), stop_legend(marks.values()),
         (f"Means over seeds {seeds}; gamma = paper_default, C = 1 (a1a) / 10 (w1a), "
-         "cache 200 MB. Wall times on a 2-core machine shared with five other jobs (under "
-         "load)."),
+         f"cache 200 MB. Times: {WALL_TIMES}."),
         *sources_and_cells(records, artefact)])
 

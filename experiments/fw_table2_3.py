@@ -3,7 +3,7 @@
 beside the paper's."""
 
 import pandas as pd
-from _common import convergence_note, sources_and_cells
+from _common import WALL_TIMES, convergence_note, sources_and_cells
 
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
@@ -109,8 +109,8 @@ def describe(records):
             f"{', '.join(f'{e:g}' for e in sorted(settings['eps'].unique()))}; sampling "
             f"{', '.join(str(s) for s in sorted(settings['sample_size'].unique()))} points; "
             f"{per_set}; cache_mb {', '.join(str(c) for c in sorted(settings['cache_mb'].unique()))}"
-            f"; numba threads: {threads_per_set(settings)}. Times are wall-clock on a 2-core "
-            "machine shared with other jobs (under load), numba compilation excluded. Means "
+            f"; numba threads: {threads_per_set(settings)}. Times: {WALL_TIMES}; numba "
+            "compilation excluded. Means "
             "and std are over converged folds only; folds that did not converge are named "
             "beside the cell.")
 

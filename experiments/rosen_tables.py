@@ -8,7 +8,7 @@ computed with the cache (K1), training time, test error and a Wilcoxon rank-sum 
 errors at the 0.1 level.
 """
 
-from _common import not_run_note, sources_and_cells
+from _common import WALL_TIMES, not_run_note, sources_and_cells
 from rosen_parameters import FOLDS, GRID, REALIZATIONS
 
 from svmbench.analysis.reference import load_reference
@@ -189,8 +189,7 @@ def render(records, artefact):
              f"Rosen's gradient projection (rosen), tol = {recorded(records, 'tol')}")
     counts = ("Beyond the paper: K2 = Q entries requested (no cache), K1 = computed with the "
               f"LRU row cache (cache_mb = {recorded(records, 'cache_mb')}), both per training; "
-              "training time is wall time on a 2-core machine shared with other jobs (indicative "
-              "only); rank-sum p = Wilcoxon rank-sum test of the per-realization test errors, "
+              f"training time: {WALL_TIMES}; rank-sum p = Wilcoxon rank-sum test of the per-realization test errors, "
               f"'differ' at the {LEVEL} level.")
     return "\n\n".join([
         title,

@@ -4,6 +4,7 @@ the ensemble against that of the C-SVMs of the C grid. No paper column: the body
 missing from our copy of the paper."""
 
 import pandas as pd
+from _common import WALL_TIMES
 from _tsang import (
     GRID_ALGORITHM,
     NOT_STAGED,
@@ -67,8 +68,7 @@ def render(records, artefact):
          "time, mean over the splits, with T and the kernel entries computed (K1; the Q rows are "
          "cached, 100 MB). C grid: the summed wall-clock training time of the C-SVMs of Table 2's "
          "grid (smo_wss2, 29 values of C, each trained from scratch, 100 MB cache), mean over the "
-         "splits; we did not implement the regularization path. Timings were taken on 2 cores "
-         "shared with five other engineers' jobs: treat ratios as rough."),
+         f"splits; we did not implement the regularization path. Times: {WALL_TIMES}."),
         *(["No records yet."] if exact.empty else table_and_legend(exact)),
         *closing(records, artefact),
     ]
