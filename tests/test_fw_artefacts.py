@@ -12,7 +12,7 @@ COMMITTED_STORE = Path(__file__).resolve().parent.parent / "results" / "fw" / "r
 # artefact -> (paper-scale cells, their committed records: one per cell, the holdout split);
 # fw_table3 and fw_tables4_7_ours run fw_table2's sweep (tests/test_experiments.py counts them)
 PAPER_CELLS = {"fw_table2": 210, "fw_fig3": 75, "fw_fig4": 75, "fw_fig5": 30, "fw_fig6": 30,
-               "fw_fig7": 21, "fw_fig8": 21, "fw_table8": 40, "fw_stopping": 144}
+               "fw_fig7": 21, "fw_fig8": 21, "fw_table8": 60, "fw_stopping": 144}
 
 
 def cell_settings(artefact, scale):
