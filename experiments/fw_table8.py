@@ -2,7 +2,7 @@
 training time of FW and MFW with the homogeneous polynomial kernel, ours beside the paper's."""
 
 from _common import sources_and_cells
-from fw_table2_3 import describe, stop_marks, summary
+from fw_table2_3 import describe, not_run_reason, stop_marks, summary
 
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_legend, with_mark
@@ -21,10 +21,11 @@ def render(records, artefact):
             acc = with_mark(f"{mine['accuracy_mean']:.2f} ± {mine['accuracy_std']:.2f}",
                             marks.get((key, algorithm), ""))
             time = f"{mine['train_time_s_mean']:.3g} ± {mine['train_time_s_std']:.3g}"
+            name = row["dataset"]
         else:
             acc = time = "—"
-        lines.append(f"| {row['dataset']} | {row['algorithm']} | {acc} | {paper[0]} | {time} | "
-                     f"{paper[1]} |")
+            name = f"{row['dataset']} ({not_run_reason(key) or 'not run yet'})"
+        lines.append(f"| {name} | {row['algorithm']} | {acc} | {paper[0]} | {time} | {paper[1]} |")
     return "\n\n".join([
         "# frank-wolfe-svm Table 8 — polynomial kernel (gamma x'z)^2: FW and MFW",
         f"SCALE={artefact.scale}.", "\n".join(lines), stop_legend(marks.values()),
