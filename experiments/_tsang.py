@@ -8,14 +8,14 @@ from svmbench.analysis.stop_marks import stop_mark
 from svmbench.render import sources
 from svmbench.status import FINISHED, statuses
 
-# (paper's name, our dataset or None when not staged, how it is split)
+# (paper's name, our dataset or None when not staged, how it is split and what its note says)
 ROWS = [
     ("cancer", "ida_breast_cancer", "realizations"),
     ("diabetis", None, "realizations"),
     ("german", "ida_german", "realizations"),
     ("titanic", "ida_titanic", "realizations"),
     ("waveform", "ida_waveform", "realizations"),
-    ("astro", "svmguide1", "given split"),
+    ("astro", "svmguide1", "given split; features unscaled, as the paper (docs/deviations.md 4c)"),
     ("adult1", "a1a", "given split"),
     ("adult2", "a2a", "given split"),
     ("adult3", "a3a", "given split"),

@@ -48,7 +48,7 @@ def scale_note(records, dataset, protocol):
     if protocol == "realizations":
         note = f"mean of {runs['fold'].nunique()} Raetsch realizations (paper: 100)"
     else:
-        note = "given split"
+        note = protocol
     grid = records[(records["dataset"] == dataset) & (records["algorithm"] == GRID_ALGORITHM)]
     grid_sizes = grid.groupby("fold")["C"].nunique()
     if len(grid_sizes) and grid_sizes.min() < C_GRID_SIZE:
