@@ -11,7 +11,6 @@ from svmbench.analysis.tables import Table
 from svmbench.render import sources
 from svmbench.status import FINISHED, statuses
 
-
 # where a rendered table's wall-clock times come from (the load a sweep ran under is logged per
 # run by svmbench.walltime, not in the records)
 WALL_TIMES = ("wall-clock times of the machine the records name; the load each sweep ran under "

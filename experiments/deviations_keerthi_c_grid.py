@@ -46,14 +46,16 @@ def main():
     lines = ["| set | algorithm | " + " | ".join(f"C 2^{math.log2(c):g}" for c in grid) + " |",
              "| --- | --- |" + " --- |" * len(grid)]
     for (dataset, algorithm), per_c in sorted(k2.items()):
-        lines.append(f"| {dataset} | {algorithm} | " + " | ".join(f"{per_c[c]:.1f}" for c in grid) + " |")
+        counts = " | ".join(f"{per_c[c]:.1f}" for c in grid)
+        lines.append(f"| {dataset} | {algorithm} | {counts} |")
     lines += ["", "| algorithm | Adult-7 / Adult-4 per C (ours) | smallest | largest | paper |",
               "| --- | --- | --- | --- | --- |"]
     for column, algorithm in enumerate(ALGORITHMS):
         growth = [k2["a7a", algorithm][c] / k2["a4a", algorithm][c] for c in grid]
         paper = PAPER["a7a"][column] / PAPER["a4a"][column]
-        lines.append(f"| {algorithm} | {', '.join(f'{g:.1f}' for g in growth)} | {min(growth):.1f} | "
-                     f"{max(growth):.1f} | {paper:.2f} |")
+        per_c = ", ".join(f"{g:.1f}" for g in growth)
+        lines.append(f"| {algorithm} | {per_c} | {min(growth):.1f} | {max(growth):.1f} | "
+                     f"{paper:.2f} |")
     cells = [(dataset, algorithm, PAPER[dataset][column])
              for dataset in PAPER for column, algorithm in enumerate(ALGORITHMS)]
     fits = []
@@ -67,7 +69,8 @@ def main():
     for score, sub, ratios in sorted(fits, key=lambda fit: fit[0])[:args.best]:
         lines.append(f"| {math.log2(sub[0]):g}..{math.log2(sub[-1]):g} | {score:.3f} | "
                      + ", ".join(f"{r:.2f}" for r in ratios) + " |")
-    write_table(lines, f"K2 = Q entries requested (10^6), records of {args.store}.", started, args.out)
+    write_table(lines, f"K2 = Q entries requested (10^6), records of {args.store}.", started,
+                args.out)
 
 
 if __name__ == "__main__":

@@ -18,18 +18,19 @@ from pathlib import Path
 import numpy as np
 from _deviations import write_table
 
-from svmbench import RosenSVC, SMOSVC
+from svmbench import SMOSVC, RosenSVC
 from svmbench.data import available_realizations, load_dataset
 
 PARAMETERS = Path(__file__).resolve().parent.parent / "conf/experiment/rosen_parameters.yaml"
 
 
 def cv_picks(dataset):
-    """The (C, gamma) picks of ``dataset``, from the comment of its line in rosen_parameters.yaml."""
+    """The (C, gamma) picks of ``dataset``, from its line's comment in rosen_parameters.yaml."""
     for line in PARAMETERS.read_text().splitlines():
         if line.strip().startswith(f"{dataset}:"):
             comment = line.split("picks (C, gamma):", 1)[1]
-            return [(float(c), float(g)) for c, g in re.findall(r"\(([\d.e-]+), ([\d.e-]+)\)", comment)]
+            pairs = re.findall(r"\(([\d.e-]+), ([\d.e-]+)\)", comment)
+            return [(float(c), float(g)) for c, g in pairs]
     raise SystemExit(f"{dataset} is not in {PARAMETERS}")
 
 
@@ -47,25 +48,29 @@ def mean_counts(model, realizations, dataset):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--datasets", nargs="+", default=["ida_titanic", "ida_heart", "ida_breast_cancer"])
+    parser.add_argument("--datasets", nargs="+",
+                        default=["ida_titanic", "ida_heart", "ida_breast_cancer"])
     parser.add_argument("--out")
     args = parser.parse_args()
     started = time.time()
-    lines = ["| dataset | C | gamma | SVs SMO | SVs Rosen | iter. SMO | iter. Rosen | ratio | converged SMO / Rosen |",
+    lines = [("| dataset | C | gamma | SVs SMO | SVs Rosen | iter. SMO | iter. Rosen | ratio | "
+              "converged SMO / Rosen |"),
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for dataset in args.datasets:
         realizations = available_realizations(dataset)
         for C, gamma in cv_picks(dataset):
-            common = dict(C=C, gamma=gamma, tol=1e-3, cache_mb=100, max_iter=10**6)
-            sv_smo, it_smo, ok_smo = mean_counts(SMOSVC(variant="mod2", **common), realizations, dataset)
-            sv_rosen, it_rosen, ok_rosen = mean_counts(RosenSVC(**common), realizations, dataset)
-            line = (f"| {dataset} | {C:g} | {gamma:g} | {sv_smo:.1f} | {sv_rosen:.1f} | {it_smo:.1f} | "
-                    f"{it_rosen:.1f} | {it_smo / it_rosen:.2f} | {ok_smo}/{len(realizations)} / "
-                    f"{ok_rosen}/{len(realizations)} |")
+            common = {"C": C, "gamma": gamma, "tol": 1e-3, "cache_mb": 100, "max_iter": 10**6}
+            smo = mean_counts(SMOSVC(variant="mod2", **common), realizations, dataset)
+            rosen = mean_counts(RosenSVC(**common), realizations, dataset)
+            (sv_smo, it_smo, ok_smo), (sv_rosen, it_rosen, ok_rosen) = smo, rosen
+            runs = len(realizations)
+            line = (f"| {dataset} | {C:g} | {gamma:g} | {sv_smo:.1f} | {sv_rosen:.1f} | "
+                    f"{it_smo:.1f} | {it_rosen:.1f} | {it_smo / it_rosen:.2f} | "
+                    f"{ok_smo}/{runs} / {ok_rosen}/{runs} |")
             print(line, flush=True)
             lines.append(line)
-    write_table(lines, "Means over the staged realizations; SMO = SMOSVC(variant='mod2'), tol 1e-3, "
-                "max_iter 10^6.", started, args.out)
+    write_table(lines, "Means over the staged realizations; SMO = SMOSVC(variant='mod2'), "
+                "tol 1e-3, max_iter 10^6.", started, args.out)
 
 
 if __name__ == "__main__":

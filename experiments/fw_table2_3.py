@@ -110,9 +110,8 @@ def describe(records):
             f"{', '.join(str(s) for s in sorted(settings['sample_size'].unique()))} points; "
             f"{per_set}; cache_mb {', '.join(str(c) for c in sorted(settings['cache_mb'].unique()))}"
             f"; numba threads: {threads_per_set(settings)}. Times: {WALL_TIMES}; numba "
-            "compilation excluded. Means "
-            "and std are over converged folds only; folds that did not converge are named "
-            "beside the cell.")
+            "compilation excluded. Means and std are over converged folds only; folds that did "
+            "not converge are named beside the cell.")
 
 
 def other_seeds(records, dataset, seeds):

@@ -189,7 +189,8 @@ def render(records, artefact):
              f"Rosen's gradient projection (rosen), tol = {recorded(records, 'tol')}")
     counts = ("Beyond the paper: K2 = Q entries requested (no cache), K1 = computed with the "
               f"LRU row cache (cache_mb = {recorded(records, 'cache_mb')}), both per training; "
-              f"training time: {WALL_TIMES}; rank-sum p = Wilcoxon rank-sum test of the per-realization test errors, "
+              f"training time: {WALL_TIMES}; rank-sum p = Wilcoxon rank-sum test of the "
+              "per-realization test errors, "
               f"'differ' at the {LEVEL} level.")
     return "\n\n".join([
         title,
