@@ -167,9 +167,11 @@ def base_record(cell, chash, fold):
     algorithm = {key: value for key, value in cell["algorithm"].items() if key != "name"}
     protocol = {f"protocol_{key}": value for key, value in cell["protocol"].items()
                 if key != "name"}
+    dataset = {f"dataset_{key}": value for key, value in cell["dataset"].items() if key != "name"}
     return {
         "experiment": cell["experiment_name"],
         "dataset": cell["dataset"]["name"],
+        **dataset,
         "algorithm": cell["algorithm"]["name"],
         **algorithm,
         "protocol": cell["protocol"]["name"],

@@ -36,6 +36,13 @@ def test_same_config_and_seed_give_the_same_records(tmp_path):
     assert stable(run_cell(config(tmp_path / "c", "seed=1"))) != stable(first)
 
 
+
+def test_a_record_says_whether_its_features_were_scaled(tmp_path):
+    scaled = run_cell(config(tmp_path / "a", "folds=[0]"))
+    raw = run_cell(config(tmp_path / "b", "folds=[0]", "dataset.scale=false"))
+    assert [r["dataset_scale"] for r in scaled + raw] == [True, False]
+    assert scaled[0]["dataset_paper_name"] == "Iris"
+
 def test_nested_cv_records_are_reproducible_and_carry_the_choice(tmp_path):
     nested = ["protocol=nested_cv", "protocol.inner_k=2", "protocol.grid.gamma_log2=[-1,1]",
               "algorithm=libsvm", "protocol.grid.C_log2=[0,1]", "folds=[0]"]
