@@ -102,12 +102,12 @@ def test_fig5_names_the_sets_without_data(tmp_path):
         assert lines[name].endswith("| not run here: data not available |"), name
 
 
-
 def test_table8_says_why_a_row_is_empty(tmp_path):
     lines = table_rows(rendered(tmp_path, "fw_table8", synthetic_records("fw_table8")))
     assert lines["Web w1a"].startswith("| Web w1a | MFW | 89.00 ± ")  # the last of its two rows
     assert "Reuters (not run here: data not available)" in lines
     assert "Web w8a (not run yet)" in lines  # staged, but no record in this store
+
 
 def test_fig7_tabulates_accuracy_and_time_against_c(tmp_path):
     def status(settings):  # FW at the largest C of the quick grid hit max_iter
