@@ -24,16 +24,21 @@ per cell and gamma, cache off, 1 thread, best of 3 wall) over the fit's CPU time
 100 % means the fit is at the row engine's bound.
 
 No solver has a size limit. A cell whose first fit exceeds the time budget (``--budget``) is
-not repeated and is marked "over budget", and the solver's later cells of that set are not run
-(said so in the table). The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
+not repeated and is marked "over budget", and the solver's later cells of that set are not run,
+nor the sets with more training samples (the full scale runs its sets from the smallest up);
+the table says so. The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
 worker process (experiments/_fit_worker.py) that is killed when the budget runs out: such a cell
-has no times nor results, only its note. Summary per solver: geometric mean and worst cell of the ratios
+has no times nor results, only its note, and the solver's other thread count is not tried in that
+cell. ``--slow-threads 1`` fits the slow solvers at one thread only (they are serial: Keerthi's
+gain from a second thread was 1.04x on ijcnn1, results/bench/slow_ijcnn1.md). The output file is
+rewritten after each set, so a stopped run leaves the sets it finished (the file says which
+are missing). Summary per solver: geometric mean and worst cell of the ratios
 against SVC (CPU time, 1 thread), against oneDAL (wall time at all cores) and of our 1-thread
 over our all-core wall time; cells whose SV count differs by more than 2.5 % from the peer's, or
 whose accuracy by more than 0.1 point, are counted.
 
     python experiments/bench.py [--scale full|quick] [--datasets ...] [--solvers ...]
-        [--repeats N] [--max-train N] [--budget S] [--output PATH]
+        [--repeats N] [--max-train N] [--budget S] [--slow-threads 1|all] [--output PATH]
 
 The script imports the installed svmbench (an editable install: the main checkout); to bench
 another checkout, e.g. a worktree at a clean commit, run it with PYTHONPATH set to that checkout.
@@ -81,7 +86,7 @@ SOLVERS = ["smo_wss2", "smo_mod2", "smo_mod1", "smo_platt", "rosen", "gs_svm"]
 # fitted in a worker process killed at the budget (a fit of theirs can take hours)
 SLOW_SOLVERS = {"smo_mod2", "smo_mod1", "smo_platt", "rosen"}
 SCALES = {
-    "full": {"datasets": ["a1a", "a4a", "w7a", "a8a", "w8a", "ijcnn1", "letter", "pendigits"],
+    "full": {"datasets": ["a1a", "a4a", "pendigits", "letter", "a8a", "w7a", "w8a", "ijcnn1"],
              "repeats": 3, "max_train": None, "max_test": None, "budget": 600.0,
              "output": ROOT / "results" / "bench" / "matrix.md"},
     "quick": {"datasets": ["a1a", "w7a", "ijcnn1", "letter", "pendigits"], "repeats": 1,
@@ -107,6 +112,7 @@ class Contender:
     summary: dict | None = None  # of the last fit (_fit_worker.summarize)
     over_budget: bool = False
     stopped: bool = False  # killed at the budget: no times, no results
+    not_tried: bool = False  # its solver's 1-thread fit in this cell was stopped at the budget
 
 
 def peer_svc(C, gamma):
@@ -124,8 +130,9 @@ def grid(dataset):
     return [(C * c, gamma * g, gs_gamma * g) for g in FACTORS for c in FACTORS]
 
 
-def contenders(point, solvers, all_cores, skipped):
-    """The peers and each of ``solvers`` not in ``skipped`` at 1 and ``all_cores`` threads."""
+def contenders(point, solvers, all_cores, skipped, slow_threads="all"):
+    """The peers and each of ``solvers`` not in ``skipped`` at 1 and ``all_cores`` threads (the
+    slow solvers at 1 thread only when ``slow_threads`` is "1")."""
     C, gamma, gs_gamma = point
     found = [Contender(SVC_LABEL, SVC_LABEL, lambda: SVC(C=C, gamma=gamma, tol=TOL,
                                                          shrinking=True, cache_size=CACHE_MB))]
@@ -139,7 +146,8 @@ def contenders(point, solvers, all_cores, skipped):
                   "cache_mb": CACHE_MB}
         if name != "gs_svm":
             params.update(C=C, tol=TOL)
-        for threads in sorted({1, all_cores}):
+        one_thread = name in SLOW_SOLVERS and slow_threads == "1"
+        for threads in [1] if one_thread else sorted({1, all_cores}):
             found.append(Contender(f"{name} ({threads} thr)", name,
                                    lambda p=params: build_estimator(p), threads, params))
     return found
@@ -215,13 +223,17 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
     """One cell's rows: a row per contender. GS-SVM is fitted at the first C of its gamma and
     its fits stand in for the other C (``gs_fits``, by GS-SVM's gamma)."""
     X = data[0]
-    entrants = contenders(point, args.solvers, all_cores, skipped)
+    entrants = contenders(point, args.solvers, all_cores, skipped, args.slow_threads)
     fitted = [c for c in entrants if not (c.solver == "gs_svm" and (point[2], c.threads)
                                            in gs_fits)]
     rounds = range(args.repeats + 1) if warm else range(1, args.repeats + 1)
     for round_ in rounds:
         for contender in fitted:
-            if contender.over_budget:
+            stopped = {c.solver for c in fitted if c.stopped}
+            if contender.over_budget or contender.not_tried:
+                continue
+            if contender.solver in stopped:
+                contender.not_tried = True
                 continue
             timed_fit(contender, data, all_cores, args.budget, worker, keep=round_ > 0)
     for contender in entrants:
@@ -256,13 +268,19 @@ def note(contender, budget):
     """A cell's note: over budget, and how many fits it kept, or stopped at the budget."""
     if contender.stopped:
         return f"over budget: stopped at {budget:g} s"
+    if contender.not_tried:
+        return "not run: over budget at 1 thread"
     return f"over budget, {len(contender.walls)} fit(s)" if contender.over_budget else ""
 
 
-def bench_dataset(dataset, args, all_cores):
-    """Every cell of the set's grid, in grid order; solvers over budget skip the rest."""
+def bench_dataset(dataset, args, all_cores, too_large=None):
+    """Every cell of the set's grid, in grid order; solvers over budget skip the rest, and the
+    solvers of ``too_large`` (solver -> (set, n) where it went over budget) skip a set of n or
+    more. Returns the rows, per solver over budget the point where, and the solvers skipped."""
     data = load(dataset, args.max_train, args.max_test)
-    skipped, gs_fits, rows, left_out = set(), {}, [], {}
+    too_large = {solver: where for solver, where in (too_large or {}).items()
+                 if where[1] <= data[1].shape[0]}
+    skipped, gs_fits, rows, left_out = set(too_large), {}, [], {}
     worker = FitWorker(data, sorted(SLOW_SOLVERS.intersection(args.solvers)))
     try:
         for index, point in enumerate(grid(dataset)):
@@ -273,7 +291,7 @@ def bench_dataset(dataset, args, all_cores):
                 left_out[solver] = point
     finally:
         worker.close()
-    return rows, left_out
+    return rows, left_out, too_large
 
 
 def ratio_summary(frame, all_cores):
@@ -369,6 +387,8 @@ def parse(argv):
     parser.add_argument("--max-test", type=int,
                         help="test on a stratified sample of N (the quick scale: 1000)")
     parser.add_argument("--budget", type=float, help="seconds a cell's first fit may take")
+    parser.add_argument("--slow-threads", choices=["1", "all"], default="all",
+                        help="fit the slow solvers at 1 thread only, or at 1 and all cores")
     parser.add_argument("--output", type=Path)
     args = parser.parse_args(argv)
     for name, value in SCALES[args.scale].items():
@@ -388,36 +408,59 @@ def main(argv=None):
     all_cores = threads["numba_threads"]
     for solver in args.solvers:
         warm_up(solver, "rbf")
-    load_before, started = load_average(), time.perf_counter()
-    rows, sections = [], []
+    run = {"command": command, "threads": threads, "load_before": load_average(),
+           "started": time.perf_counter()}
+    rows, sections, too_large = [], [], {}  # too_large: solver -> (set, n) it was over budget on
     for name in args.datasets:
-        found, left_out = bench_dataset(name, args, all_cores)
+        found, left_out, skipped = bench_dataset(name, args, all_cores, too_large)
         rows += found
         notes = "".join(f"\n\n{solver}: over budget ({args.budget:g} s) at C {point[0]:g}, "
                         f"gamma {point[1]:g}; not run on the later cells of this set."
                         for solver, point in left_out.items())
+        notes += "".join(f"\n\n{solver}: not run on this set: over budget on {where[0]} "
+                         f"(n = {where[1]})." for solver, where in skipped.items())
+        for solver in left_out:
+            too_large.setdefault(solver, (name, found[0]["n"]))
         sections.append(f"## {name} (n = {found[0]['n']})\n\n{to_markdown(cell_table(found))}"
                         f"{notes}")
         print(sections[-1], flush=True)
+        left = args.datasets[len(sections):]
+        text = document(args, run, rows, sections, left)
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(text + "\n")
+    print(text)
+    return 0
+
+
+def document(args, run, rows, sections, left):
+    """The matrix file: targets, settings, summary and the sets benched so far."""
     frame = pd.DataFrame(rows)
+    all_cores, threads = run["threads"]["numba_threads"], run["threads"]
     summary = ratio_summary(frame, all_cores)
     speeds = speedups(frame, all_cores)
-    text = "\n\n".join([
+    sizes = [(name, SETTINGS[name]) for name in args.datasets]
+    return "\n\n".join([
         "# Benchmark matrix: our solvers against scikit-learn's SVC (LIBSVM) and oneDAL's SVC",
-        f"Targets (issue 30):\n{headline(summary, speeds, all_cores)}",
+        *([f"**Partial: the run has not benched {', '.join(left)} yet (or was stopped).**"]
+          if left else []),
+        f"Targets (issue 30):\n{headline(summary, speeds, all_cores)}"
+        + slow_headline(frame, args),
         ("RBF, 9 points per set: C x {1/4, 1, 4} times gamma x {1/4, 1, 4} around "
-         + ", ".join(f"{name} C {SETTINGS[name][0]:g} gamma {SETTINGS[name][1]:g}"
-                     for name in args.datasets)
+         + ", ".join(f"{name} C {setting[0]:g} gamma {setting[1]:g}" for name, setting in sizes)
          + f". tol {TOL:g}, shrinking, cache {CACHE_MB:g} MB for all. Median of {args.repeats} "
          f"interleaved fits; wall and process CPU time (all threads). SVC runs one thread; ours "
          f"run 1 and {all_cores} numba threads (layer {threads['threading_layer']}, "
          f"OMP_WAIT_POLICY={threads['omp_wait_policy']}, GOMP_SPINCOUNT="
-         f"{threads['gomp_spincount']}); oneDAL's SVC runs its own threads (all cores); numpy's "
+         f"{threads['gomp_spincount']})"
+         + (", the slow solvers (" + ", ".join(sorted(SLOW_SOLVERS)) + ") 1 thread only"
+            if args.slow_threads == "1" else "")
+         + f"; oneDAL's SVC runs its own threads (all cores); numpy's "
          f"and scipy's BLAS (predictions, untimed) {threads['blas_threads']} thread. "
          f"ns/K1: our 1-thread CPU time per computed kernel entry; rows %: estimated share of "
          f"that fit spent computing kernel rows (K1 x calibrated time per entry of full rows / "
          f"CPU time). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
-         f"{load_before} before, {load_average()} after; {time.perf_counter() - started:.0f} s."
+         f"{run['load_before']} before, {load_average()} after the last set; "
+         f"{time.perf_counter() - run['started']:.0f} s."
          + ("" if peer_svc(1.0, 1.0) else " scikit-learn-intelex is not installed: no oneDAL "
             "row (pip install -e '.[peers]').")
          + (f" Training sets cut to a stratified sample of {args.max_train}."
@@ -427,12 +470,29 @@ def main(argv=None):
         "## Summary per solver\n\n" + to_markdown(Table(summary, formats={
             "cells": "{:.0f}", "SV off": "{:.0f}", "acc off": "{:.0f}"}, default_format="{:.2f}")),
         *sections,
-        f"Command: `python experiments/bench.py {command}`. {provenance()}",
+        f"Command: `python experiments/bench.py {run['command']}`. {provenance()}",
     ])
-    print(text)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text + "\n")
-    return 0
+
+
+def slow_headline(frame, args):
+    """Per slow solver: its 1-thread cells (9 per set benched) finished within the budget, and
+    its longest fit (issue 30's target: every cell with n <= 50,000 within 10 minutes)."""
+    lines = []
+    for solver in [s for s in args.solvers if s in SLOW_SOLVERS]:
+        runs = frame[(frame.solver == solver) & (frame.threads == 1)]
+        done = runs[runs["wall s"].notna() & (runs.note == "")]
+        expected = 9 * frame.dataset.nunique()
+        line = (f"\n- {solver}, every cell within the budget ({args.budget:g} s): "
+                f"{len(done)} of {expected} cells finished at 1 thread")
+        if len(done):
+            worst = done.loc[done["wall s"].idxmax()]
+            line += (f", longest {worst['wall s']:.1f} s wall ({worst.dataset}, C {worst.C:g}, "
+                     f"gamma {worst.gamma:g})")
+        over = runs[runs.note != ""]
+        if len(over):
+            line += "; over budget on " + ", ".join(dict.fromkeys(over.dataset))
+        lines.append(line)
+    return "".join(lines)
 
 
 if __name__ == "__main__":

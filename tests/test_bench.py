@@ -37,6 +37,7 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
     text = output.read_text()
     assert "## a1a (n = 150)" in text and "## letter (n = 150)" in text
     assert "Median of 1 interleaved fits" in text
+    assert "Partial" not in text
     assert "BLAS (predictions, untimed) 1 thread." in text
     assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | note |" \
         " ns/K1 | rows % |" in text
@@ -75,12 +76,43 @@ def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp
         pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
     bench = load_bench()
     output = tmp_path / "matrix.md"
-    bench.main(["--scale", "quick", "--datasets", "a1a", "--solvers", "smo_mod1", "--max-train",
-                "100", "--repeats", "2", "--budget", "0", "--output", str(output)])
+    bench.main(["--scale", "quick", "--datasets", "a1a", "a4a", "--solvers", "smo_mod1",
+                "--max-train", "100", "--repeats", "2", "--budget", "0", "--output",
+                str(output)])
     text = output.read_text()
     assert text.count("| smo_mod1 (1 thr) |") == 1 and "over budget: stopped at 0 s |" in text
+    assert text.count("| smo_mod1 (") == 2  # the other thread count: not tried, said so
+    assert "not run: over budget at 1 thread |" in text
     assert "smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125; not run on the later cells" in text
-    assert text.count("| SVC (LIBSVM) |") == 9
+    assert "smo_mod1: not run on this set: over budget on a1a (n = 100)." in text
+    assert text.count("| SVC (LIBSVM) |") == 18
+    assert "- smo_mod1, every cell within the budget (0 s): 0 of 18 cells finished at 1 thread;" \
+        " over budget on a1a" in text
+
+
+@pytest.mark.data
+def test_the_file_holds_every_set_finished_when_a_run_stops(tmp_path, monkeypatch):
+    """The matrix is rewritten after each set: a run stopped in its second set leaves the first,
+    headed as partial."""
+    if not has("adult/a1a"):
+        pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
+    bench = load_bench()
+    finished = bench.bench_dataset
+
+    def stop_at_letter(dataset, *args):
+        if dataset == "letter":
+            raise KeyboardInterrupt
+        return finished(dataset, *args)
+
+    monkeypatch.setattr(bench, "bench_dataset", stop_at_letter)
+    output = tmp_path / "matrix.md"
+    with pytest.raises(KeyboardInterrupt):
+        bench.main(["--scale", "quick", "--datasets", "a1a", "letter", "--solvers", "smo_wss2",
+                    "--max-train", "100", "--output", str(output)])
+    text = output.read_text()
+    assert "**Partial: the run has not benched letter yet (or was stopped).**" in text
+    assert "## a1a (n = 100)" in text and "## letter" not in text
+    assert text.count("| smo_wss2 (1 thr) |") == 9
 
 
 @pytest.mark.data
@@ -93,8 +125,8 @@ def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_proces
     assert "smo_mod2" in bench.SLOW_SOLVERS
     args = bench.parse(["--scale", "quick", "--datasets", "a1a", "--solvers", "smo_mod2",
                         "--max-train", "120", "--max-test", "50"])
-    rows, left_out = bench.bench_dataset("a1a", args, 1)
-    assert not left_out
+    rows, left_out, skipped = bench.bench_dataset("a1a", args, 1)
+    assert not left_out and not skipped
     data = bench.load("a1a", 120, 50)
     for row in rows:
         if row["solver"] != "smo_mod2":
