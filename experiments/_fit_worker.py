@@ -9,6 +9,7 @@ budget has its worker killed; the next fit starts a new one.
 
 import multiprocessing
 import time
+from collections import Counter
 
 import numba
 import numpy as np
@@ -16,6 +17,7 @@ from threadpoolctl import threadpool_limits
 
 from svmbench.algorithms import build_estimator
 from svmbench.runner import warm_up
+from svmbench.solvers.base import FAULTS
 
 
 def one_blas_thread():
@@ -29,8 +31,13 @@ def one_blas_thread():
 
 
 def summarize(model, X_test, y_test):
-    """What a bench cell keeps of a fitted model."""
-    return {"SV": len(model.support_),
+    """What a bench cell keeps of a fitted model; ``faults``: the class pairs whose solver ended
+    in a fault (max_iter, stalled, infeasible), e.g. "stalled 2 of 325 pairs", or ""."""
+    statuses = list(getattr(model, "status_", []))
+    faults = Counter(status for status in statuses if status in FAULTS)
+    return {"faults": ", ".join(f"{status} {count} of {len(statuses)} pairs"
+                                for status, count in sorted(faults.items())),
+            "SV": len(model.support_),
             "test acc %": 100.0 * float(np.mean(model.predict(X_test) == y_test)),
             "iter": int(np.sum(getattr(model, "n_iter_", [np.nan]))),
             "K1": getattr(model, "kernel_computed_", None),

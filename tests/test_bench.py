@@ -134,5 +134,23 @@ def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_proces
         model = bench.build_estimator({"name": "smo_mod2", "C": row["C"], "gamma": row["gamma"],
                                        "tol": bench.TOL, "cache_mb": bench.CACHE_MB})
         expected = bench.summarize(model.fit(data[0], data[1]), data[2], data[3])
+        assert row["note"] == expected.pop("faults") == ""
         assert {key: row[key] for key in expected} == expected
-        assert row["CPU s"] > 0 and row["note"] == ""
+        assert row["CPU s"] > 0
+
+
+def test_a_fit_ending_in_a_fault_is_named_in_its_cells_note():
+    """summarize counts the class pairs whose solver stopped at a fault; the cell's note shows
+    them (a fit stopped at max_iter on three classes: 3 pairs)."""
+    bench = load_bench()
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 3)), np.repeat([0, 1, 2], 20)
+    model = bench.build_estimator({"name": "smo_wss2", "C": 100.0, "gamma": 1.0, "tol": 1e-6,
+                                   "max_iter": 2, "cache_mb": 1.0})
+    with pytest.warns(Warning, match="did not converge"):
+        model.fit(X, y)
+    summary = bench.summarize(model, X, y)
+    assert summary["faults"] == "max_iter 3 of 3 pairs"
+    converged = bench.build_estimator({"name": "smo_wss2", "C": 1.0, "gamma": 1.0, "tol": 1e-3,
+                                       "cache_mb": 1.0})
+    assert bench.summarize(converged.fit(X, y), X, y)["faults"] == ""
