@@ -30,10 +30,11 @@ the table says so. The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen
 worker process (experiments/_fit_worker.py) that is killed when the budget runs out: such a cell
 has no times nor results, only its note, and the solver's other thread count is not tried in that
 cell. A fit whose class pairs ended in a fault (max_iter, stalled, infeasible) keeps its times,
-and its note names the pairs (e.g. "stalled 2 of 325 pairs"). ``--slow-threads 1`` fits the slow solvers at one thread only (they are serial: Keerthi's
-gain from a second thread was 1.04x on ijcnn1, results/bench/slow_ijcnn1.md). The output file is
-rewritten after each set, so a stopped run leaves the sets it finished (the file says which
-are missing). Summary per solver: geometric mean and worst cell of the ratios
+and its note names the pairs (e.g. "stalled 2 of 325 pairs"). ``--slow-threads 1`` fits the
+slow solvers at one thread only (they are serial: Keerthi's gain from a second thread was 1.04x
+on ijcnn1, results/bench/slow_ijcnn1.md). The output file is rewritten after each set, so a
+stopped run leaves the sets it finished (the file says which are missing). Summary per solver:
+geometric mean and worst cell of the ratios
 against SVC (CPU time, 1 thread), against oneDAL (wall time at all cores) and of our 1-thread
 over our all-core wall time; cells whose SV count differs by more than 2.5 % from the peer's, or
 whose accuracy by more than 0.1 point, are counted.
@@ -443,7 +444,7 @@ def document(args, run, rows, sections, left):
     all_cores, threads = run["threads"]["numba_threads"], run["threads"]
     summary = ratio_summary(frame, all_cores)
     speeds = speedups(frame, all_cores)
-    sizes = [(name, SETTINGS[name]) for name in args.datasets]
+    centres = [(name, SETTINGS[name]) for name in args.datasets]
     return "\n\n".join([
         "# Benchmark matrix: our solvers against scikit-learn's SVC (LIBSVM) and oneDAL's SVC",
         *([f"**Partial: the run has not benched {', '.join(left)} yet (or was stopped).**"]
@@ -451,7 +452,7 @@ def document(args, run, rows, sections, left):
         f"Targets (issue 30):\n{headline(summary, speeds, all_cores)}"
         + slow_headline(frame, args),
         ("RBF, 9 points per set: C x {1/4, 1, 4} times gamma x {1/4, 1, 4} around "
-         + ", ".join(f"{name} C {setting[0]:g} gamma {setting[1]:g}" for name, setting in sizes)
+         + ", ".join(f"{name} C {setting[0]:g} gamma {setting[1]:g}" for name, setting in centres)
          + f". tol {TOL:g}, shrinking, cache {CACHE_MB:g} MB for all. Median of {args.repeats} "
          f"interleaved fits; wall and process CPU time (all threads). SVC runs one thread; ours "
          f"run 1 and {all_cores} numba threads (layer {threads['threading_layer']}, "
