@@ -1,11 +1,20 @@
 """Renderer of the convergence curves (cells: conf/experiment/curves.yaml): per data set one
 figure, curves-<dataset>.png / .pdf beside the Markdown, the solvers of each problem overlaid
-(svmbench.analysis.curves), and a table of where and why each stopped."""
+against the problem's certified optimum (svmbench.analysis.curves, svmbench.optimum), the time,
+K1 and K2 each took to reach 1e-2, 1e-4 and 1e-6 of it, and a table of where and why each
+stopped."""
 
+import pandas as pd
 from _common import sources_and_cells
 from _tsang import markdown
 
-from svmbench.analysis.curves import convergence_figure, curves_of, summary
+from svmbench.analysis.curves import (
+    convergence_figure,
+    curves_of,
+    optima_of,
+    summary,
+    time_to_suboptimality,
+)
 from svmbench.analysis.plots import save_figure
 from svmbench.status import FINISHED, statuses
 
@@ -16,18 +25,34 @@ def render(records, artefact):
         (f"SCALE={artefact.scale}. Suboptimality (f - f*) / |f*| against iterations, kernel "
          "entries requested (K2) and computed (K1), and wall time since the solver started "
          "(time-stamp counter mapped to CLOCK_MONOTONIC, svmbench.solvers.checkpoints); f* is "
-         "the best objective any solver of the same problem reached on that data set. First "
-         "fold, first class pair; a marker ends each line: why the solver stopped."),
+         "the problem's certified optimum on that data set (algorithm=optimum: a reference "
+         "solve on the float64 kernel matrix whose duality gap, measured by the referee, bounds "
+         "its error; shaded: suboptimality below that bound is not resolved). First fold, first "
+         "class pair; a marker ends each line: why the solver stopped."),
     ]
     finished = records[statuses(records).isin(FINISHED)] if not records.empty else records
     if finished.empty:
         return "\n\n".join([*parts, "No records yet.", *sources_and_cells(records, artefact)])
+    reached = []
     for dataset in sorted(set(finished["dataset"])):
-        curves = curves_of(finished, dataset)
+        curves, optima = curves_of(finished, dataset), optima_of(finished, dataset)
         if curves:
             stem = artefact.output.with_name(f"curves-{dataset}")
-            save_figure(convergence_figure(curves, dataset), stem)
+            save_figure(convergence_figure(curves, dataset, optima), stem)
             parts.append(f"## {dataset}\n\n![{dataset}]({stem.name}.png)")
+            uncertified = sorted(set(curves) - set(optima))
+            if uncertified:
+                parts.append("No certified optimum stored for: " + "; ".join(uncertified)
+                             + " (drawn against the best objective reached).")
+            table = time_to_suboptimality(curves, optima)
+            if not table.empty:
+                reached.append(table.assign(dataset=dataset))
+    if reached:
+        parts.append(
+            "Time (s), K1 and K2 to reach a relative suboptimality of 1e-2, 1e-4 and 1e-6 of the "
+            "certified optimum, at the first checkpoint past it (checkpoints are log-spaced: an "
+            "upper bound on the crossing); - not reached; unresolved: below the reference's own "
+            "error bound.\n\n" + markdown(pd.concat(reached).set_index(["dataset", "problem"])))
     table = summary(records).set_index("dataset")
     parts.append("Where each solver stopped (points: checkpoints in its curve; 0: it records "
                  "none, e.g. scikit-learn's SVC):\n\n" + markdown(table))

@@ -20,7 +20,13 @@ from pathlib import Path
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
-from svmbench.algorithms import ESTIMATORS, TARGET, plugin_configs, target_estimator
+from svmbench.algorithms import (
+    ESTIMATORS,
+    PROBLEM,
+    TARGET,
+    plugin_configs,
+    target_estimator,
+)
 
 CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 
@@ -41,6 +47,16 @@ def configured_keys():
     return keys
 
 
+def configured_defaults(name):
+    """The keys and defaults of algorithm config ``name``: conf/algorithm/<name>.yaml, or the
+    defaults of a solver of another package; {} for neither."""
+    path = CONF_DIR / "algorithm" / f"{name}.yaml"
+    if path.exists():
+        return {key: value for key, value in OmegaConf.to_container(OmegaConf.load(path)).items()
+                if key != "name"}
+    return {key: value for key, value in plugin_configs().get(name, {}).items() if key != "name"}
+
+
 def algorithm_keys():
     """:func:`configured_keys` and those of every solver of another package installed now."""
     plugged = {name: frozenset(config) - {"name"} for name, config in plugin_configs().items()}
@@ -57,7 +73,8 @@ def check_algorithm_keys(algorithm):
     """Raise UnknownKeyError when ``algorithm`` (a cell's algorithm node, nulls meaning absent)
     sets a key its algorithm does not have."""
     name = algorithm["name"]
-    has = {TARGET, *target_estimator(algorithm)[1]().get_params()} if algorithm.get(TARGET) \
+    has = {TARGET, PROBLEM, *target_estimator(algorithm)[1]().get_params()} \
+        if algorithm.get(TARGET) \
         else algorithm_keys().get(name)
     if has is None:
         raise UnknownKeyError(f"algorithm={name} is not an algorithm config; choose one of "

@@ -15,9 +15,11 @@ from sklearn.svm import SVC
 
 from svmbench import models
 from svmbench.capabilities import NORMALIZED_KERNELS, Capabilities
+from svmbench.optimum import OptimumSVC
 from svmbench.solvers.plugins import plugins, register, target_plugin
 
 TARGET = "_target_"  # an algorithm config's key naming a solver by its Python path
+PROBLEM = "problem"  # with a _target_: the dual its solver solves (svmbench.referee.PROBLEMS)
 
 
 def libsvm_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-3,
@@ -58,6 +60,7 @@ ESTIMATORS = {
     "cvm": partial(models.MEBSVC, variant="cvm"),
     "fw": partial(models.MEBSVC, variant="fw"),
     "mfw": partial(models.MEBSVC, variant="mfw"),
+    "optimum": OptimumSVC,
 }
 
 
@@ -89,6 +92,9 @@ CAPABILITIES = {
     "cvm": Capabilities(kernels=NORMALIZED_KERNELS,
                         kernel_reason="CVM's MEB needs k(x, x) constant (frank-wolfe-svm §2)"),
     "onedal": Capabilities(module="sklearnex", install="pip install -e '.[peers]'"),
+    "optimum": Capabilities(max_train=20000, size_reason=(
+        "memory cap: the reference solve keeps the kernel matrix in float64 (n^2 x 8 bytes: "
+        "3.2 GB at 20,000)")),
 }
 
 
@@ -115,8 +121,8 @@ def target_estimator(algorithm):
     registered under the config's ``name``; a bare solve function's settings are the config's
     own keys."""
     settings = {key: value for key, value in algorithm.items()
-                if key not in ("name", TARGET, *models.PLUGIN_ESTIMATOR_DEFAULTS)}
-    plugin = target_plugin(algorithm[TARGET], settings)
+                if key not in ("name", TARGET, PROBLEM, *models.PLUGIN_ESTIMATOR_DEFAULTS)}
+    plugin = target_plugin(algorithm[TARGET], settings, algorithm.get(PROBLEM))
     register(algorithm["name"], plugin, f"algorithm._target_={algorithm[TARGET]}")
     return plugin, models.plugin_estimator(algorithm["name"], plugin)
 
@@ -142,6 +148,8 @@ def build_estimator(algorithm):
     name = params.pop("name")
     factories = {name: target_estimator(algorithm)[1]} if params.pop(TARGET, None) \
         else estimator_factories()
+    if algorithm.get(TARGET):
+        params.pop(PROBLEM, None)
     if name not in factories:
         raise ValueError(f"unknown algorithm {name!r}; choose one of {sorted(factories)}")
     try:

@@ -11,6 +11,9 @@
 - :class:`SweepProgress` shows cells done / total with an ETA on the terminal (stderr, off when
   stderr is not a terminal); each finished job leaves a marker file in ``<sweep dir>/.progress/``
   and the parent counts them.
+- :class:`LikeWithLike` warns, before a sweep over algorithms of one's own (no experiment
+  config) starts, when a key it leaves unset (kernel, gamma, C, tol) has different defaults in
+  its algorithms, naming each algorithm's value: their cells would differ in it side by side.
 """
 
 import json
@@ -24,7 +27,9 @@ from omegaconf import OmegaConf
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
+from svmbench.algorithm_keys import configured_defaults
 from svmbench.algorithms import capabilities, estimator_factories
+from svmbench.analysis.settings import sweep_defaults_conflicts
 from svmbench.capabilities import unsuitable_reason
 from svmbench.sweep import sweep_jobs
 
@@ -89,6 +94,18 @@ class WarmNumbaCache(Callback):
                         warm_up_tuning(name, kernel)
                     except ValueError as error:  # its cells compile, or fail, by themselves
                         log.info("no grid-search warm-up for %s: %s", name, error)
+
+
+class LikeWithLike(Callback):
+    def on_multirun_start(self, config, **kwargs):
+        if OmegaConf.select(config, "experiment_name") != "adhoc":
+            return  # an experiment config sets and documents its cells' settings
+        conflicts = sweep_defaults_conflicts(sweep_jobs(config), configured_defaults)
+        for key, values in conflicts.items():
+            named = ", ".join(f"{name} {value}" for name, value in values.items())
+            log.warning("algorithm.%s is not set in this sweep and its algorithms' defaults "
+                        "differ (%s): their cells would differ in %s side by side; set "
+                        "algorithm.%s=<value> to compare like with like", key, named, key, key)
 
 
 class SweepProgress(Callback):

@@ -27,6 +27,14 @@ from svmbench.kernels.qmatrix import (
     make_qmatrix,
 )
 from svmbench.loo_bounds import rbf_r_delta_squared, xi_alpha_bound
+from svmbench.referee import (
+    PROBLEM_OF_Q_KIND,
+    PROBLEMS,
+    Point,
+    certify,
+    precision_unit,
+    problem_named,
+)
 from svmbench.solvers.base import FAULTS, get_many_solver, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
@@ -101,20 +109,24 @@ FIXES = {
 }
 
 
-def warn_on_faults(estimator, results):
+def warn_on_faults(estimator):
     """ConvergenceWarning naming each class pair whose training ended in a fault (max_iter,
-    stalled, infeasible), and the fix; a published rule that stopped short of KKT ("own_rule") or
-    a closed form is no fault: its gap is in ``kkt_violation_``, without a warning."""
-    failed = [(pair, r) for pair, r in zip(one_vs_one_pairs(len(estimator.classes_)), results)
-              if r.status in FAULTS]
+    stalled, infeasible, as the referee decided), and the fix; a published rule that stopped short
+    of KKT ("own_rule") or a closed form is no fault: its gap is in ``kkt_violation_``, without a
+    warning."""
+    pairs = one_vs_one_pairs(len(estimator.classes_))
+    failed = [(pair, status, result, violation, tolerance) for pair, status, result, violation,
+              tolerance in zip(pairs, estimator.status_, estimator.fit_results_,
+                               estimator.kkt_violation_, estimator.kkt_tolerance_)
+              if status in FAULTS]
     if not failed:
         return
     lines = "; ".join(
-        f"classes ({estimator.classes_[low]}, {estimator.classes_[high]}): {r.status} after "
-        f"{r.iterations} iterations, KKT violation {r.kkt_violation:.3g} > tol {r.tolerance:.3g}"
-        for (low, high), r in failed
+        f"classes ({estimator.classes_[low]}, {estimator.classes_[high]}): {status} after "
+        f"{result.iterations} iterations, KKT violation {violation:.3g} > tol {tolerance:.3g}"
+        for (low, high), status, result, violation, tolerance in failed
     )
-    fixes = " ".join(dict.fromkeys(FIXES[r.status] for _, r in failed))
+    fixes = " ".join(dict.fromkeys(FIXES[status] for _, status, _, _, _ in failed))
     warnings.warn(f"{type(estimator).__name__} did not converge: {lines}. {fixes}",
                   ConvergenceWarning, stacklevel=3)
 
@@ -199,11 +211,26 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     ``kernel="precomputed"`` (as scikit-learn's SVC): ``fit`` takes the kernel matrix
     K(X_train, X_train) and ``predict`` K(X_test, X_train); ``gamma``, ``coef0`` and ``degree`` are
     ignored, ``kernel_computed_`` is 0 and ``support_vectors_`` is empty.
+
+    Every fit is certified by the referee (svmbench.referee) after the solvers return: the status,
+    ``kkt_violation_`` and ``kkt_tolerance_`` are its measurement at the returned point (the
+    solvers' own claims are in ``claimed_status_`` and ``claimed_kkt_violation_``, their objective
+    in ``objective_``), with ``kkt_allowance_`` (the rounding of the Q-matrix the solver read),
+    ``referee_objective_``, ``referee_gap_`` (the duality gap where the problem has one),
+    ``referee_kernel_evaluations_``, ``referee_time_s_`` and ``referee_cpu_time_s_``. A
+    non-finite or infeasible point, or a claim of convergence the referee does not measure, raises
+    svmbench.referee.RefutedError.
     """
 
     solver_name = None
     solver_params = ()
-    q_kind = "csvc"  # the Q-matrix the solver reads: one of svmbench.kernels.qmatrix.Q_KINDS
+    problem = "csvc"  # the dual the solver solves: one of svmbench.referee.PROBLEMS
+    q_precision = "float32"  # the precision of the Q entries it reads (the provider's cache)
+
+    @property
+    def q_kind(self):
+        """The Q-matrix the solver reads: one of svmbench.kernels.qmatrix.Q_KINDS."""
+        return PROBLEMS[self.problem].q_kind
 
     @classmethod
     @functools.cache
@@ -323,7 +350,9 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
             self._use_blocks(X, blocks)
         self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
         problems = self._pair_problems(y_index)
-        self.fit_results_ = self._solve_pairs(X, problems, self._initial_alphas(y_index))
+        results = self._solve_pairs(X, problems, self._initial_alphas(y_index))
+        verdict = self._certify(X, problems, results)
+        self.fit_results_ = results
         signed_alpha = np.zeros((len(problems.pairs), X.shape[0]))
         signed_alpha[problems.rows, problems.columns] = problems.signs * np.concatenate(
             [result.alpha for result in self.fit_results_])
@@ -336,17 +365,43 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self.intercept_ = problems.flips * np.array([r.bias for r in self.fit_results_])
         self.n_iter_ = np.array([r.iterations for r in self.fit_results_])
         self.objective_ = np.array([r.objective for r in self.fit_results_])
-        self.status_ = [r.status for r in self.fit_results_]
         self.stop_ = [r.stop for r in self.fit_results_]
-        self.kkt_violation_ = np.array([r.kkt_violation for r in self.fit_results_])
-        self.kkt_tolerance_ = np.array([r.tolerance for r in self.fit_results_])
+        self.claimed_status_ = [r.status for r in self.fit_results_]
+        self.claimed_kkt_violation_ = np.array([r.kkt_violation for r in self.fit_results_])
+        for name, value in verdict.attributes().items():
+            setattr(self, name, value)
         self.kernel_requested_ = sum(r.kernel_requested for r in self.fit_results_)
         self.kernel_computed_ = sum(r.kernel_computed for r in self.fit_results_)
         self.curve_ = pair_curves(self.fit_results_)
         self.kernel_requested_working_set_ = working_set_requests(self.fit_results_)
         self._prediction.kernel_values = 0
-        warn_on_faults(self, self.fit_results_)
+        warn_on_faults(self)
         return self
+
+    def _certify(self, X, problems, results):
+        """The referee's verdict (svmbench.referee.certify) on every class pair's returned point,
+        from kernel values it computes afresh over X; raises RefutedError."""
+        points = [Point(members, labels, self._checked_point(result), result.alpha * labels,
+                        result.bias, self._box(result), self._tolerance(result), result.status,
+                        result.reason, result.kkt_violation)
+                  for (members, labels), result in zip(problems.pairs, results)]
+        precision = "float64" if self.kernel == "precomputed" else self.q_precision
+        largest = max(members.shape[0] for members, _ in problems.pairs)
+        return certify(self.solver_name, PROBLEMS[self.problem], points, X, self.kernel,
+                       self._gamma, self.coef0, self.degree, precision_unit(precision, largest))
+
+    def _checked_point(self, result):
+        """The point the referee checks against the problem: the solver's alphas."""
+        return result.alpha
+
+    def _box(self, result):
+        """The problem's C (the box of the C-SVC duals, the L2-SVM's ridge); inf: none."""
+        return float(getattr(self, "C", np.inf))
+
+    def _tolerance(self, result):
+        """The violation up to which the point counts as converged: the solver's published rule
+        (its tol, or 2 tol for Keerthi et al.'s b_low <= b_up + 2 tol, ...)."""
+        return result.tolerance
 
     @property
     def kernel_predict_(self):
@@ -420,6 +475,7 @@ class GSSVC(KernelSVC):
 
     solver_name = "gs_svm"
     solver_params = ("max_iter", "rows")
+    problem = "stagewise"
 
     def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, cache_mb=100.0,
                  max_iter=-1, rows="full"):
@@ -523,6 +579,8 @@ class HardMarginSVC(KernelSVC):
 
     solver_name = "hm_svm"
     solver_params = ("tol", "max_iter")
+    problem = "hard_margin"
+    q_precision = "float64"  # the solver keeps its own double-precision rows
 
     def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-6, cache_mb=100.0,
                  max_iter=-1):
@@ -547,6 +605,10 @@ class RSVC(KernelSVC):
 
     solver_name = "rsvm"
     solver_params = ("bisection_tol", "inner_solver", "tol", "shrinking", "max_iter")
+
+    def _box(self, result):
+        """The C the bisection chose for the pair (its soft-margin solve is the point)."""
+        return float(result.trace["C"])
 
     def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, cache_mb=100.0,
                  bisection_tol=1e-3, inner_solver="smo_wss2", tol=1e-3, shrinking=True,
@@ -607,6 +669,12 @@ class RhoSVC(KernelSVC):
 
     solver_name = "rho_svm"
     solver_params = ("output", "eps", "eps_first", "rank", "max_iter")
+    problem = "rho_simplex"
+
+    def _checked_point(self, result):
+        """The simplex weights: at rank r > 0 the returned alphas are their expansion over the
+        pivots (solvers.rho_svm.on_pivots), whose decision values the referee recomputes."""
+        return result.trace.get("simplex_point", result.alpha)
 
     def __init__(self, output="last", kernel="rbf", gamma="spread", coef0=0.0, degree=3,
                  eps=0.005, eps_first=0.1, rank=0, cache_mb=100.0, max_iter=-1):
@@ -721,7 +789,7 @@ class MEBSVC(KernelSVC):
 
     solver_params = ("eps", "smo_eps", "sample_size", "verify_stop", "initial_points", "seed",
                      "max_iter")
-    q_kind = "l2svm"
+    problem = "meb"
 
     def __init__(self, variant="mfw", C=1.0, kernel="rbf", gamma="paper_default", coef0=0.0,
                  degree=3, eps=1e-6, smo_eps=1e-3, sample_size=59, verify_stop=False,
@@ -754,6 +822,8 @@ class MEBSVC(KernelSVC):
 
 
 
+# a plug-in's tolerance when it declares none and has no ``tol`` setting: LIBSVM's default
+DEFAULT_TOLERANCE = 1e-3
 PLUGIN_ESTIMATOR_DEFAULTS = {"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3,
                              "cache_mb": 100.0}
 
@@ -776,6 +846,26 @@ def plugin_estimator(name, plugin):
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         + [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=default)
            for key, default in defaults.items()])
+    def _tolerance(self, result):
+        """The plug-in's declared tolerance at the estimator's settings, never the one its
+        result states."""
+        settings = self._solver_settings()
+        if plugin.tolerance is not None:
+            return float(plugin.tolerance(settings))
+        return float(settings.get("tol", DEFAULT_TOLERANCE))
+
     return type(f"PluginSVC_{name}", (KernelSVC,), {
         "__init__": __init__, "__module__": __name__, "solver_name": name,
-        "solver_params": tuple(plugin.params), "q_kind": plugin.q_kind})
+        "solver_params": tuple(plugin.params), "problem": plugin_problem(plugin),
+        "_tolerance": _tolerance})
+
+
+def plugin_problem(plugin):
+    """The problem a plug-in declares (svmbench.referee.PROBLEMS), or the one of its Q-matrix
+    kind."""
+    name = plugin.problem or PROBLEM_OF_Q_KIND.get(plugin.q_kind)
+    if name is None:
+        raise ValueError(f"a plug-in over the {plugin.q_kind!r} Q-matrix must declare the problem "
+                         f"it solves: SolverPlugin(problem=...), one of {sorted(PROBLEMS)}")
+    problem_named(name)
+    return name

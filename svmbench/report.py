@@ -7,8 +7,10 @@ paired two-tailed t-test at 0.05; in brackets the rule that stopped the cell, ex
 table: svmbench.analysis.stop_marks), support vectors, kernel evaluations computed (K1; missing for
 LIBSVM, which does not expose them), training time. Cells of one algorithm with different
 settings (gamma, C, protocol, ...) are separate columns, never pooled, labelled by the settings
-that differ (``smo_wss2 C=4``). ``--compare A B`` (column labels) adds paired t-test and Wilcoxon
-signed-rank lines on the per-fold test errors of A and B.
+that differ (``smo_wss2 C=4``); cells of different algorithms on one dataset that differ in
+kernel, gamma, C or tol are listed under the table by key and value
+(svmbench.analysis.settings). ``--compare A B`` (column labels) adds paired t-test and Wilcoxon
+signed-rank lines on the per-fold test errors of A and B, each naming the settings they differ in.
 
 Records that did not converge are flagged (``max_iter`` is in the table, marked; ``infeasible``,
 ``stalled``, ``own_rule``, ``closed_form`` and ``failed:*`` are listed per cell). Statuses are read
@@ -24,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 from omegaconf import OmegaConf
 
+from svmbench.analysis.settings import differences_note, differing_settings, pair_difference
 from svmbench.analysis.stats import paired_t_test, wilcoxon_signed_rank
 from svmbench.analysis.tables import mean_std_table, to_markdown
 from svmbench.capabilities import UNSUITABLE
@@ -82,7 +85,9 @@ def summary_table(records):
 
 
 def comparison_lines(records, first, second):
-    """Paired tests on per-fold test errors of two algorithms, one block per dataset."""
+    """Paired tests on per-fold test errors of two algorithms, one block per dataset, each saying
+    which settings (kernel, gamma, C, tol) the two differ in there."""
+    differences = differing_settings(records)
     lines = []
     for dataset, runs in records.groupby("dataset"):
         errors = runs.pivot_table(index="fold", columns="algorithm", values="test_error")
@@ -91,7 +96,8 @@ def comparison_lines(records, first, second):
         paired = errors[[first, second]].dropna()
         if len(paired) < 2:
             continue
-        head = f"- {dataset}, test error of {first} vs {second} over {len(paired)} paired folds: "
+        head = (f"- {dataset}, test error of {first} vs {second} over {len(paired)} paired folds"
+                f"{pair_difference(differences, dataset, first, second)}: ")
         if (paired[first] == paired[second]).all():
             lines.append(head + "identical on every fold, no test")
             continue
@@ -143,6 +149,10 @@ def render(store_dir, experiment=None, compare=None):
         parts.append(f"No finished records in {store_dir}{scope}: every cell failed.")
     else:
         parts.append(to_markdown(summary_table(ok)))
+        differences = differences_note(differing_settings(ok))
+        if differences:
+            parts.append("Cells side by side that differ in their settings (compare like with "
+                         "like only where these agree):\n" + "\n".join(differences))
         if (ok["status"] == "max_iter").any():
             parts.append("Cells with `max_iter` records stopped at the iteration limit: their "
                          "numbers are in the table, but the solver did not converge.")

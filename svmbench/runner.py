@@ -32,7 +32,11 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from svmbench.algorithm_keys import check_algorithm_keys, store_algorithm_keys
+from svmbench.algorithm_keys import (
+    check_algorithm_keys,
+    configured_defaults,
+    store_algorithm_keys,
+)
 from svmbench.algorithms import (
     TARGET,
     build_estimator,
@@ -46,12 +50,17 @@ from svmbench.data.configs import store_dataset_configs
 from svmbench.kernels.threads import limit_threads, threading_info
 from svmbench.protocols import TUNED, fold_count, splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
+from svmbench.referee import RefutedError, certify_scikit_learn
 from svmbench.solvers.base import worst_status
 from svmbench.store import FINISHED, ResultStore
 from svmbench.tuning import grid_search, tuning_algorithm
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
+# record fields that differ between two runs of one config (times aside, records are the same):
+# clocks, when, and which sweep
+CLOCKS = ("train_time_s", "cpu_time_s", "predict_time_s", "referee_time_s", "referee_cpu_time_s",
+          "inner_train_time_s", "inner_tuning_time_s", "timestamp_utc", "run_id")
 log = logging.getLogger("svmbench")
 store_dataset_configs()
 # conf/hydra/launcher/submitit_slurm.yaml sets only svmbench's launcher (hydra_plugins/
@@ -104,7 +113,10 @@ def warm_up(algorithm_name, kernel, *settings):
     ``settings``: (key, value) pairs of an algorithm config with a ``_target_``."""
     X, y = toy_problem()
     estimator = build_estimator({**dict(settings), "name": algorithm_name, "kernel": kernel})
-    estimator.fit(X, y).predict(X)
+    try:
+        estimator.fit(X, y).predict(X)
+    except RefutedError:  # compiled all the same; the referee judges each fold's own fit
+        pass
 
 
 @functools.cache
@@ -129,11 +141,19 @@ def error_rate(estimator, X, y):
 
 def measure(algorithm, split):
     """Train on one split and return the measured fields of its record, with the estimator's
-    convergence checkpoints (its ``curve_``, when it has one) as ``curve``."""
+    convergence checkpoints (its ``curve_``, when it has one) as ``curve``. The referee
+    (svmbench.referee) certifies the fit outside its timed part: our estimators certify inside
+    ``fit`` and say how long it took (taken out of the training time), external references
+    (scikit-learn's SVC, oneDAL's) are certified here, after the timed fit."""
     estimator = build_estimator(algorithm)
     wall, cpu = time.perf_counter(), time.process_time()
     estimator.fit(split.X_train, split.y_train)
     train_time, cpu_time = time.perf_counter() - wall, time.process_time() - cpu
+    if hasattr(estimator, "referee_time_s_"):
+        train_time -= estimator.referee_time_s_
+        cpu_time -= estimator.referee_cpu_time_s_
+    else:
+        certify_scikit_learn(estimator, split.X_train, split.y_train)
     wall = time.perf_counter()
     test_error = error_rate(estimator, split.X_test, split.y_test)
     predict_time = time.perf_counter() - wall
@@ -194,22 +214,38 @@ def thread_settings():
 
 
 def status_fields(estimator):
-    """``status`` (the worst class pair's), ``stop`` (that pair's), ``kkt_holds`` (every pair),
-    ``kkt_violation`` and ``kkt_tolerance`` (largest over pairs); svmbench.status reads them.
-    scikit-learn's SVC says only whether LIBSVM's own test (a KKT test) stopped it: KKT is not
-    measured here."""
-    statuses = getattr(estimator, "status_", None)
-    if statuses is None:  # scikit-learn's SVC: fit_status_ 0 = its own test passed
-        stopped = estimator.fit_status_ == 0
-        return {"status": "converged" if stopped else "max_iter",
-                "stop": "own_rule" if stopped else "max_iter", "kkt_holds": None,
-                "kkt_violation": None, "kkt_tolerance": None}
+    """The referee's word on a certified fit (svmbench.referee): ``status`` (the worst class
+    pair's), ``stop`` (why that pair's solver stopped), ``kkt_holds`` (every pair within its
+    tolerance plus rounding allowance), ``kkt_violation``, ``kkt_tolerance``, ``kkt_allowance``
+    and ``referee_gap`` (largest over pairs), ``referee_objective`` (summed), the referee's time
+    and kernel entries; beside them what the solvers claimed (``claimed_status``,
+    ``claimed_kkt_violation``). svmbench.status reads them."""
+    statuses = estimator.status_
     worst = worst_status(statuses)
-    violations = np.asarray(estimator.kkt_violation_, dtype=float)
-    return {"status": worst, "stop": estimator.stop_[statuses.index(worst)],
-            "kkt_holds": bool(np.all(violations <= estimator.kkt_tolerance_)),
-            "kkt_violation": float(np.max(violations)),
-            "kkt_tolerance": float(np.max(estimator.kkt_tolerance_))}
+    claimed = np.asarray(estimator.claimed_kkt_violation_, dtype=float)
+    return {**referee_fields(vars(estimator)), "problem": getattr(estimator, "problem", "csvc"),
+            "status": worst,
+            "stop": estimator.stop_[statuses.index(worst)],
+            "claimed_status": worst_status(estimator.claimed_status_),
+            "claimed_kkt_violation": None if np.all(np.isnan(claimed))
+            else float(np.nanmax(claimed))}
+
+
+def referee_fields(attributes):
+    """The record fields of the referee's measurements, from a certified estimator's attributes
+    or a Verdict's (svmbench.referee.Verdict.attributes)."""
+    violations = np.asarray(attributes["kkt_violation_"], dtype=float)
+    tolerances = np.asarray(attributes["kkt_tolerance_"], dtype=float)
+    allowances = np.asarray(attributes["kkt_allowance_"], dtype=float)
+    return {"kkt_holds": bool(np.all(violations <= tolerances + allowances)),
+            "kkt_violation": measured(np.max(violations)),
+            "kkt_tolerance": float(np.max(tolerances)),
+            "kkt_allowance": measured(np.max(allowances)),
+            "referee_objective": measured(np.sum(attributes["referee_objective_"])),
+            "referee_gap": measured(np.max(attributes["referee_gap_"])),
+            "referee_time_s": attributes["referee_time_s_"],
+            "referee_cpu_time_s": attributes["referee_cpu_time_s_"],
+            "referee_kernel_evaluations": attributes["referee_kernel_evaluations_"]}
 
 
 @functools.cache
@@ -223,9 +259,25 @@ def run_id():
     return f"{socket.gethostname()}:{os.getpid()}:{time.time():.0f}"
 
 
+def measured(value):
+    """A measurement for the record: None where it is not defined (NaN: a non-finite point, a
+    gap the problem does not have), so that equal runs give equal records."""
+    value = float(value)
+    return None if np.isnan(value) else value
+
+
 def failure(error):
-    """The status of a record whose training raised ``error``."""
+    """The status of a record whose training raised ``error``; a fit the referee refuted is
+    ``failed:refuted: ...``."""
+    if isinstance(error, RefutedError):
+        return f"failed:{error}"
     return f"failed:{type(error).__name__}: {error}"
+
+
+def failure_fields(error):
+    """The referee's measurements of a refuted fit (none for other failures)."""
+    verdict = getattr(error, "verdict", None)
+    return {} if verdict is None else referee_fields(verdict.attributes())
 
 
 def check_algorithm(algorithm):
@@ -236,13 +288,8 @@ def check_algorithm(algorithm):
         check_algorithm_keys(algorithm)
     except ValueError as error:
         raise ConfigError(str(error)) from None
-    path = Path(CONF_DIR) / "algorithm" / f"{algorithm['name']}.yaml"
-    if algorithm.get(TARGET):
-        defaults = build_estimator(algorithm).get_params()
-    elif path.exists():
-        defaults = OmegaConf.to_container(OmegaConf.load(path))
-    else:
-        defaults = plugin_configs()[algorithm["name"]]
+    defaults = build_estimator(algorithm).get_params() if algorithm.get(TARGET) \
+        else configured_defaults(algorithm["name"])
     for key, value in algorithm.items():
         default = defaults.get(key)
         numeric = isinstance(default, numbers.Real) and not isinstance(default, bool)
@@ -351,6 +398,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
                 if not cfg.get("curves", False):  # kept only on request (their size)
                     record.pop("curve", None)
             except Exception as error:  # noqa: BLE001 — a failed fold is recorded, the sweep goes on
+                record.update(failure_fields(error))
                 record["status"] = failure(error)
             store.remove_failed(chash, -1)  # the cell starts now: an old "could not start" goes
             store.write(record)

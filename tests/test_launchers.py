@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from svmbench import runner
 from svmbench.store import ResultStore, load_results
 
 SWEEP = ["dataset=iris,breast_cancer", "algorithm=gs_svm,libsvm", "protocol.k=2", "folds=[0,1]"]
@@ -64,8 +65,7 @@ RESUME_SWEEP = ["dataset=iris,wine,breast_cancer,digits", "algorithm=gs_svm,libs
 RESUME_CELLS, RESUME_K = 4 * 2, 3
 JOBLIB = ["hydra/launcher=joblib", "hydra.launcher.n_jobs=2"]
 # what legitimately differs between two runs of the same sweep: times and when/where it ran
-VOLATILE = {"train_time_s", "cpu_time_s", "predict_time_s", "inner_train_time_s", "timestamp_utc",
-            "host", "run_id"}
+VOLATILE = {*runner.CLOCKS, "host"}
 COMPUTED_FOLD = re.compile(r"\] - \S+ \S+ fold \d+: ")  # the runner logs each fold it trains
 
 
@@ -206,8 +206,7 @@ def test_a_multirun_killed_hard_resumes_where_it_stopped(launcher, uninterrupted
 
 
 # what may differ between two runs of the same cells: clocks, the sweep, the process
-RUN_SPECIFIC = {"train_time_s", "cpu_time_s", "predict_time_s", "timestamp_utc", "run_id", "pid",
-                "inner_train_time_s", "inner_tuning_time_s", "host"}
+RUN_SPECIFIC = {*runner.CLOCKS, "pid", "host"}
 
 
 def artefact_records(folder, *launcher):

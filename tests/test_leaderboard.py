@@ -115,9 +115,10 @@ def run_target(tmp_path, *overrides):
 
 
 @pytest.mark.parametrize("target, settings, expected", [
-    # a bare solve function: its settings are the config's keys
-    ("toy_svmbench_solver.solve", ["algorithm.C=4", "algorithm.tol=1e-3", "algorithm.max_iter=-1"],
-     {"algorithm": "toy_svmbench_solver.solve", "C": 4, "tol": 1e-3}),
+    # a bare solve function: its settings are the config's keys, its problem declared there
+    ("toy_svmbench_solver.solve", ["algorithm.C=4", "algorithm.tol=1e-3", "algorithm.max_iter=-1",
+                                   "algorithm.problem=csvc_nobias"],
+     {"algorithm": "toy_svmbench_solver.solve", "C": 4, "tol": 1e-3, "problem": "csvc_nobias"}),
     # a SolverPlugin (entry-point style path): its defaults fill the config, the name is given
     ("toy_svmbench_solver:PLUGIN", ["algorithm.name=toy_target"],
      {"algorithm": "toy_target", "C": 1.0, "tol": 1e-3, "max_iter": -1, "gamma": "scale"})])

@@ -14,8 +14,7 @@ from svmbench.data import checksums
 from svmbench.runner import CONF_DIR, run_cell
 from svmbench.store import ResultStore
 
-VOLATILE = ("train_time_s", "cpu_time_s", "predict_time_s", "inner_train_time_s",
-            "inner_tuning_time_s", "timestamp_utc", "run_id")
+VOLATILE = runner.CLOCKS
 
 
 def config(store, *overrides):

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from slurm.cluster import SlurmCluster, unavailable
 
+from svmbench import runner
 from svmbench.store import FINISHED, ResultStore
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,8 +31,7 @@ CELLS = 6
 ONE_CELL = ["dataset=w1a", "algorithm=smo_wss2", "protocol=holdout"]
 SLURM = ["hydra/launcher=submitit_slurm"]
 # what differs between two runs of one sweep: times, when and where it ran, the SLURM job
-VOLATILE = {"train_time_s", "cpu_time_s", "predict_time_s", "inner_train_time_s", "timestamp_utc",
-            "host", "run_id", "slurm_job_id", "slurm_array_task_id"}
+VOLATILE = {*runner.CLOCKS, "host", "slurm_job_id", "slurm_array_task_id"}
 TRAINED = re.compile(r"\] - .* fold (\d+): .* \(cell (\w+)\)$", re.MULTILINE)
 SUBMITTED = re.compile(r"submitted SLURM array job (\d+) \((\d+) tasks\)")
 TALLY = Counter()

@@ -1,13 +1,17 @@
 """Convergence curves from run records (their ``curve``, svmbench.solvers.checkpoints), drawn as
 benchopt draws them: per data set, the solvers of one problem overlaid, suboptimality against
 iterations, kernel entries requested (K2), computed (K1) and time, where each stopped marked by
-why.
+why, and the time, K1 and K2 each solver took to reach a relative suboptimality
+(:func:`time_to_suboptimality`).
 
-Solvers minimise different problems, so a figure has one row per problem (PROBLEMS): within a row
-the objective is the same function and the suboptimality ``(f - f*) / |f*|`` is taken against the
-best ``f*`` any of the row's solvers reached on that data set (benchopt's reference; 0 is drawn at
-FLOOR). A solver without a curve (scikit-learn's SVC, RSVM) is listed in the table, not drawn.
-Multi-class records are drawn by their first class pair.
+Solvers minimise different problems, so a figure has one row per problem (ROWS): within a row the
+objective is the same function and the suboptimality ``(f - f*) / |f*|`` is taken against the
+problem's *certified optimum* (svmbench.optimum: a reference solve in float64 whose duality gap,
+measured by the referee, bounds its own error), never against whichever solver stopped lowest.
+The reference's gap is drawn as a shaded floor: suboptimality below it is not resolved, and no
+line goes under it. A row without a stored optimum is measured against the best objective reached
+and says so in its title. A solver without a curve (scikit-learn's SVC, RSVM) is listed in the
+table, not drawn. Multi-class records are drawn by their first class pair.
 """
 
 from __future__ import annotations
@@ -23,17 +27,22 @@ from matplotlib.ticker import NullFormatter
 from svmbench.analysis.plots import LINESTYLES, PRINT_STYLE
 from svmbench.status import record_status
 
-# problem -> the solvers minimising it (their record's objective)
-PROBLEMS = {
-    "C-SVM dual 1/2 a'Qa - 1'a (box, y'a = 0)": ("smo_wss2", "smo_platt", "smo_mod1",
-                                                 "smo_mod2", "rosen", "libsvm"),
-    "hard margin, no bias: 1/2 a'Qa - 1'a (a >= 0)": ("gs_svm", "hm_svm"),
-    "L2-SVM as MEB: a'Qa on the simplex": ("cvm", "fw", "mfw"),
-    "rho-SVM: a'Qa on the simplex": ("rho_svm", "rho_ensemble", "parzen", "eg_fixed"),
+# the problem's name (svmbench.referee.PROBLEMS; the optimum records') -> (row title, the
+# solvers minimising it: their record's objective)
+ROWS = {
+    "csvc": ("C-SVM dual 1/2 a'Qa - 1'a (box, y'a = 0)",
+             ("smo_wss2", "smo_platt", "smo_mod1", "smo_mod2", "rosen", "libsvm")),
+    "hard_margin": ("hard margin, no bias: 1/2 a'Qa - 1'a (a >= 0)", ("gs_svm", "hm_svm")),
+    "meb": ("L2-SVM as MEB: a'Qa on the simplex", ("cvm", "fw", "mfw")),
+    "rho_simplex": ("rho-SVM: a'Qa on the simplex",
+                    ("rho_svm", "rho_ensemble", "parzen", "eg_fixed")),
 }
+PROBLEMS = dict(ROWS.values())
+OPTIMUM = "optimum"  # the algorithm of the certified optima (svmbench.optimum.OptimumSVC)
 AXES = (("iteration", "iterations + 1", 1), ("kernel_requested", "kernel entries requested (K2)", 0),
         ("kernel_computed", "kernel entries computed (K1)", 0), ("time_s", "time (s)", 0))
 FLOOR = 1e-16
+LEVELS = (1e-2, 1e-4, 1e-6)  # relative suboptimality reached: the table's columns
 # why a solver stopped (the curve's last point, the record's ``stop`` word) -> marker
 STOP_MARKERS = {"own_rule": "o", "max_iter": "X", "no_progress": "s", "infeasible": "D",
                 "closed_form": "*"}
@@ -65,8 +74,8 @@ def curves_of(records: pd.DataFrame, dataset: str) -> dict[str, dict[str, pd.Dat
     found: dict[str, dict[str, pd.DataFrame]] = {}
     if "curve" not in records:
         return found
-    runs = records[(records["dataset"] == dataset) & records["curve"].map(
-        lambda curve: isinstance(curve, list) and len(curve) > 0)]
+    runs = records[(records["dataset"] == dataset) & (records["algorithm"] != OPTIMUM)
+                   & records["curve"].map(lambda curve: isinstance(curve, list) and len(curve) > 0)]
     for _, run in runs.sort_values(["algorithm", "fold"]).drop_duplicates("algorithm").iterrows():
         points = first_pair(run["curve"])
         points.attrs["stop"], points.attrs["status"] = stop_of(run), record_status(run)["status"]
@@ -74,22 +83,51 @@ def curves_of(records: pd.DataFrame, dataset: str) -> dict[str, dict[str, pd.Dat
     return found
 
 
-def suboptimality(objective, best):
-    """(f - f*) / |f*| (f - f* when f* = 0), 0 drawn at FLOOR."""
+def optima_of(records: pd.DataFrame, dataset: str) -> dict[str, tuple[float, float]]:
+    """problem (row title) -> (f*, its gap): the certified optimum of the first class pair on
+    ``dataset`` (the first fold's optimum record, converged), from the records of
+    svmbench.optimum."""
+    found = {}
+    if "optimum_objectives" not in records:
+        return found
+    optima = records[(records["dataset"] == dataset) & (records["algorithm"] == OPTIMUM)
+                     & (records["status"] == "converged")]
+    for _, run in optima.sort_values("fold").drop_duplicates("problem").iterrows():
+        title = ROWS.get(run["problem"], (None,))[0]
+        if title is not None:
+            found[title] = (float(run["optimum_objectives"][0]), float(run["optimum_gaps"][0]))
+    return found
+
+
+def suboptimality(objective, best, gap=0.0):
+    """(f - f*) / |f*| (f - f* when f* = 0), drawn no lower than the reference's own relative
+    error bound ``gap`` / |f*| (FLOOR when it is 0)."""
     scale = abs(best) if best != 0 else 1.0
-    return np.maximum((np.asarray(objective, dtype=float) - best) / scale, FLOOR)
+    return np.maximum((np.asarray(objective, dtype=float) - best) / scale,
+                      max(gap / scale, FLOOR))
 
 
-def convergence_figure(curves: dict[str, dict[str, pd.DataFrame]], title: str) -> plt.Figure:
+def reference(solvers, optimum):
+    """(f*, gap, certified) of a row: its certified optimum, else the best objective reached."""
+    if optimum is not None:
+        return (*optimum, True)
+    return min(points["objective"].min() for points in solvers.values()), 0.0, False
+
+
+def convergence_figure(curves: dict[str, dict[str, pd.DataFrame]], title: str,
+                       optima: dict[str, tuple[float, float]] | None = None) -> plt.Figure:
     """One row per problem, one column per x axis (AXES); each solver's line ends in a marker
-    for why it stopped (STOP_MARKERS), its status in the legend."""
+    for why it stopped (STOP_MARKERS), its status in the legend; the row's certified optimum's
+    error bound shaded as the floor."""
+    optima = optima or {}
     with plt.rc_context(PRINT_STYLE):
         figure, axes = plt.subplots(len(curves), len(AXES), figsize=(10, 2.4 * len(curves)),
                                     squeeze=False)
         for row, (problem, solvers) in zip(axes, sorted(curves.items())):
-            best = min(points["objective"].min() for points in solvers.values())
+            best, gap, certified = reference(solvers, optima.get(problem))
+            floor = max(gap / (abs(best) or 1.0), FLOOR)
             for k, (algorithm, points) in enumerate(sorted(solvers.items())):
-                y = suboptimality(points["objective"], best)
+                y = suboptimality(points["objective"], best, gap)
                 label = f"{algorithm} ({points.attrs['stop']}, {points.attrs['status']})"
                 for axis, (column, name, shift) in zip(row, AXES):
                     x = points[column].astype(float) + shift
@@ -100,13 +138,48 @@ def convergence_figure(curves: dict[str, dict[str, pd.DataFrame]], title: str) -
                     axis.xaxis.set_minor_formatter(NullFormatter())  # narrow ranges: no clutter
                     axis.set_yscale("log")
                     axis.set_xlabel(name)
+            for axis in row:
+                axis.axhspan(FLOOR, floor, color="0.85", zorder=0)
             row[0].set_ylabel("(f - f*) / |f*|")
-            row[0].set_title(problem, loc="left")
+            row[0].set_title(f"{problem}: " + (
+                f"f* certified (reference gap {floor:.1e}, shaded)" if certified
+                else "f* = best reached, not certified"), loc="left")
             row[-1].legend(loc="upper right", frameon=False)
         figure.suptitle(f"{title}; end marker: o own rule (optimal), X max_iter, s no progress "
                         "(stalled), D infeasible, * closed form")
         figure.tight_layout()
     return figure
+
+
+def time_to_suboptimality(curves, optima, levels=LEVELS):
+    """One row per (problem, algorithm): for each relative suboptimality level, the time, K1 and
+    K2 at the first checkpoint where (f - f*) / |f*| <= level, against the certified optimum
+    (benchopt's view, with the optimum certified); "-" where not reached, "unresolved" where the
+    level is below the reference's own error bound. Checkpoints are log-spaced, so a value is the
+    first checkpoint past the level, an upper bound on the exact crossing."""
+    rows = []
+    for problem, solvers in sorted(curves.items()):
+        if problem not in optima:
+            continue
+        best, gap = optima[problem]
+        floor = gap / (abs(best) or 1.0)
+        for algorithm, points in sorted(solvers.items()):
+            relative = (points["objective"].astype(float) - best) / (abs(best) or 1.0)
+            row = {"problem": problem, "algorithm": algorithm}
+            for level in levels:
+                reached = points[relative.to_numpy() <= level]
+                for name, column in (("time s", "time_s"), ("K1", "kernel_computed"),
+                                     ("K2", "kernel_requested")):
+                    if level < floor:
+                        value = "unresolved"
+                    elif reached.empty:
+                        value = "-"
+                    else:
+                        value = reached.iloc[0][column]
+                        value = f"{value:.3g}" if column == "time_s" else str(int(value))
+                    row[f"{name} @{level:g}"] = value
+            rows.append(row)
+    return pd.DataFrame(rows)
 
 
 COUNTS = {"iterations": "iterations", "K2": "kernel_requested", "K1": "kernel_computed"}
@@ -117,9 +190,16 @@ def _count(value):
     return "" if value is None or pd.isna(value) else str(int(value))
 
 
+def _gap(value):
+    """The referee's duality gap (or relative gap) at the returned point, blank when not
+    measured (records older than the referee)."""
+    return "" if value is None or pd.isna(value) else f"{value:.2g}"
+
+
 def summary(records: pd.DataFrame) -> pd.DataFrame:
-    """One row per (dataset, algorithm), first fold: problem, iterations, K2, K1, time, points
-    of its curve (0: the solver records none), why it stopped and its status."""
+    """One row per (dataset, algorithm), first fold: problem, iterations, K2, K1, time, the
+    referee's gap at its point, points of its curve (0: the solver records none), why it stopped
+    and its status."""
     rows = []
     for _, run in records.sort_values(["dataset", "algorithm", "fold"]).drop_duplicates(
             ["dataset", "algorithm"]).iterrows():
@@ -129,6 +209,7 @@ def summary(records: pd.DataFrame) -> pd.DataFrame:
                      "problem": problem_of(run["algorithm"]),
                      **{column: _count(run.get(field)) for column, field in COUNTS.items()},
                      "train s": f"{run.get('train_time_s', float('nan')):.3g}",
+                     "referee gap": _gap(run.get("referee_gap")),
                      "points": len(curve) if drawn else 0,
                      "stop": stop_of(run) if drawn else "",
                      "status": record_status(run)["status"]})

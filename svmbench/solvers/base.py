@@ -10,8 +10,9 @@ Status (docs/DESIGN.md "Run record"): a solver says why it stopped (the ``reason
 :func:`finish`: its own optimality test, its own published rule that is no KKT test, ``max_iter``,
 a proof that no solution exists, no further progress, or a closed form) and measures the KKT
 violation of the point it returns (:mod:`svmbench.solvers.kkt`); :func:`decide_status` turns the
-two into the recorded status, so "converged" always means "KKT holds to ``tolerance``", and
-:data:`STOP_RECORDED` into the recorded ``stop``.
+two into the status it *claims*, and :data:`STOP_RECORDED` into the recorded ``stop``. The
+recorded status is not the solver's: the harness's referee (svmbench.referee) measures the
+returned point itself and decides it, refuting a claim of convergence it does not measure.
 """
 
 from dataclasses import dataclass, field
@@ -75,6 +76,7 @@ class SolverResult:
     kernel_computed: int
     trace: dict = field(default_factory=dict)  # optional per-iteration arrays (objective, ...)
     stop: str = OWN_RULE  # why it stopped, as recorded: a value of STOP_RECORDED
+    reason: str = OPTIMAL  # why it stopped, as the solver told finish: one of STOPS
 
 
 def finish(provider, alpha, bias, iterations, reason, objective, violation, tolerance,
@@ -110,6 +112,7 @@ def make_result(alpha, bias, iterations, reason, objective, violation, tolerance
         kernel_computed=int(computed),
         trace=trace,
         stop=STOP_RECORDED[reason],
+        reason=reason,
     )
 
 

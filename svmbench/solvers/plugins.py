@@ -20,7 +20,7 @@ config's name, the same way as an entry point's.
 
 import functools
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 
 from svmbench.capabilities import Capabilities
@@ -31,10 +31,18 @@ GROUP = "svmbench.solvers"
 
 @dataclass(frozen=True)
 class SolverPlugin:
+    """A solver of one's own. ``problem`` names the dual it solves (svmbench.referee.PROBLEMS:
+    "csvc" with bias, "csvc_nobias", "hard_margin", "stagewise", "rho_simplex", "meb"; None: the
+    one of ``q_kind``), against which the harness's referee checks every point it returns;
+    ``tolerance(params)`` is the violation up to which such a point counts as converged (None:
+    the setting ``tol``, else LIBSVM's 1e-3), whatever the solver says of its own point."""
+
     solve: object  # solve(qmatrix, y, params) -> SolverResult
     params: dict = field(default_factory=dict)  # its own settings -> defaults (e.g. C, tol)
     q_kind: str = "csvc"  # svmbench.kernels.qmatrix.Q_KINDS
     capabilities: Capabilities = field(default_factory=Capabilities)
+    problem: str | None = None
+    tolerance: object = None  # tolerance(params) -> float
 
 
 class PluginError(ValueError):
@@ -92,9 +100,11 @@ def locate(path):
     raise ModuleNotFoundError(f"no module in {path!r} is on the Python path")
 
 
-def target_plugin(target, settings):
+def target_plugin(target, settings, problem=None):
     """The SolverPlugin a Hydra ``_target_`` names: a SolverPlugin, or a solve function, whose
-    settings (names -> defaults) are then ``settings``, the algorithm config's own keys."""
+    settings (names -> defaults) are then ``settings``, the algorithm config's own keys;
+    ``problem`` (the config's ``problem`` key, svmbench.referee.PROBLEMS) declares the dual it
+    solves, over what the SolverPlugin says."""
     where = f"algorithm._target_={target}"
     try:
         found = locate(target)
@@ -102,5 +112,7 @@ def target_plugin(target, settings):
         raise PluginError(f"{where} does not load: {type(error).__name__}: {error}; put its "
                           "module on the Python path (PYTHONPATH) or fix the path") from error
     if callable(found) and not isinstance(found, SolverPlugin):
-        return SolverPlugin(solve=found, params=dict(settings))
+        return SolverPlugin(solve=found, params=dict(settings), problem=problem)
+    if problem is not None and isinstance(found, SolverPlugin):
+        return replace(found, problem=problem)
     return found

@@ -301,7 +301,8 @@ def solve_rho_svm(provider, y, params):
                   0 if output == "first" else etas.shape[0], reason, objective,
                   relative_gap(objective, returned_margins), eps, checkpoints, eta=etas,
                   rho=rhos, rhobar=rhobars, alpha_last=alpha, alpha_ensemble=ensemble,
-                  margins=margins, rank=factor.shape[1], lowrank_trace_error=lowrank_error)
+                  margins=margins, rank=factor.shape[1], lowrank_trace_error=lowrank_error,
+                  simplex_point=returned[np.argsort(provider.perm)])
 
 
 @register_solver("eg_fixed")
@@ -318,5 +319,5 @@ def solve_eg_fixed(provider, y, params):
     value = alpha @ margins
     return finish(provider, on_pivots(alpha, factor, pivots, y), 0.0, max_iter, OWN_RULE,
                   value, relative_gap(value, margins), EG_TOLERANCE, objective_trace=objective,
-                  overshoot=overshoot,
-                  rank=factor.shape[1], lowrank_trace_error=lowrank_error)
+                  overshoot=overshoot, rank=factor.shape[1], lowrank_trace_error=lowrank_error,
+                  simplex_point=alpha[np.argsort(provider.perm)])

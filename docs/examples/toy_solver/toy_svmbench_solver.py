@@ -45,4 +45,4 @@ def solve(q, y, params):
 
 
 PLUGIN = SolverPlugin(solve=solve, params={"C": 1.0, "tol": 1e-3, "max_iter": -1},
-                      q_kind="csvc", capabilities=Capabilities())
+                      problem="csvc_nobias", capabilities=Capabilities())

@@ -1,0 +1,465 @@
+"""The referee: the harness's own check of every point a solver returns.
+
+A solver says why it stopped and how far it believes its point is from optimal; the harness takes
+neither on trust. After every fit, outside the fit's timed part, the referee
+
+1. checks that the returned point is finite and feasible for the problem the solver declares
+   (:data:`PROBLEMS`: the box 0 <= a <= C and y'a = 0 of the C-SVC dual, the box without bias,
+   a >= 0 of the hard margin, the unit simplexes of the rho-SVM and of the MEB), and that a model
+   without a free bias returns the bias its problem defines;
+2. recomputes in float64, from kernel entries computed afresh (scikit-learn's pairwise kernels
+   over the training points, or the given matrix for ``kernel="precomputed"``; never the solver's
+   cache, rows or gradient, and outside its kernel counts), the decision values of the returned
+   model on its training samples, and from them the dual objective, the KKT violation at the
+   returned bias (the problem's relative gap on the simplexes) and, where the problem has one, the
+   duality gap, a bound on the objective's distance to the optimum in the objective's units;
+3. decides the status from its own measurement (:func:`judge`): ``converged`` when the KKT
+   violation it measured is within the solver's tolerance plus the rounding :func:`allowance` of
+   the Q-matrix the solver was given (LIBSVM's single-precision cache: a solver reading Q in
+   float32 cannot place its point better than that). A solver that claimed convergence the
+   referee does not measure is refuted (:class:`RefutedError`), and so is a non-finite or
+   infeasible point, whatever the solver claimed.
+
+Every dual here is stated in its minimisation form over the Q-matrix of its kind
+(svmbench.kernels.qmatrix): with s_i = sum_j a_j y_j k(x_i, x_j) the model's kernel sums,
+(Q a)_i = y_i s_i for the C-SVC kind and y_i (s_i + sum_j a_j y_j) + a_i / C for the L2-SVM kind.
+"""
+
+import math
+import time
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.metrics.pairwise import pairwise_kernels
+
+from svmbench.solvers.base import (
+    CLOSED_FORM,
+    CONVERGED,
+    MAX_ITER,
+    OPTIMAL,
+    OWN_RULE,
+    STALLED,
+    STOP_RECORDED,
+)
+
+# rounding of one Q entry stored in single precision (LIBSVM's Qfloat), relative
+FLOAT32_UNIT = 2.0 ** -24
+FLOAT64_UNIT = 2.0 ** -53
+# feasibility: bounds met to this relative slack; y'a = 0 and sum a = 1 to this, relative to |a|_1
+BOUND_SLACK = 1e-12
+EQUALITY_SLACK = 1e-9
+# a bias the problem defines (0, or sum_i a_i y_i for the MEB) matched to this, relative
+BIAS_SLACK = 1e-9
+# kernel entries held at once while the decision values are recomputed
+BLOCK_ENTRIES = 1 << 22
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A dual a solver can declare; the referee checks a returned point against it."""
+
+    name: str
+    q_kind: str  # the Q-matrix it is stated over (svmbench.kernels.qmatrix.Q_KINDS)
+    bias: str  # "free" (y'a = 0, b returned), "zero" (b = 0), "sum" (b = sum_i a_i y_i, MEB eq. 13)
+    box: bool  # a <= C
+    simplex: bool  # sum_i a_i = 1
+    kkt: str  # "absolute" KKT violation, "entry" (GS-SVM: unused samples only), "relative" gap
+    description: str
+
+
+PROBLEMS = {problem.name: problem for problem in (
+    Problem("csvc", "csvc", "free", True, False, "absolute",
+            "C-SVC dual: min 1/2 a'Qa - 1'a, 0 <= a <= C, y'a = 0 (with bias)"),
+    Problem("csvc_nobias", "csvc", "zero", True, False, "absolute",
+            "C-SVC dual without bias: min 1/2 a'Qa - 1'a, 0 <= a <= C"),
+    Problem("hard_margin", "csvc", "zero", False, False, "absolute",
+            "hard-margin dual without bias: min 1/2 a'Qa - 1'a, a >= 0 (gs-svm-tnn2008 eq. 2)"),
+    Problem("stagewise", "csvc", "zero", False, False, "entry",
+            "GS-SVM's stagewise expansion of the hard-margin dual (gs-svm-tnn2008 Alg. 1): "
+            "a >= 0, optimal where no unused sample could lower the objective"),
+    Problem("rho_simplex", "csvc", "zero", False, True, "relative",
+            "rho-SVM dual: min a'Qa over the unit simplex (multiplicative-rho-svm eq. 5); "
+            "relative gap (a'Qa - min_i (Qa)_i) / a'Qa"),
+    Problem("meb", "l2svm", "sum", False, True, "relative",
+            "minimum enclosing ball of the L2-SVM (frank-wolfe-svm eq. 12): min a'Qa over the unit "
+            "simplex; relative gap 2 (a'Qa - min_i (Qa)_i) / (max_i Q_ii - a'Qa)"),
+)}
+# the problem of a solver that declares only its Q-matrix kind
+PROBLEM_OF_Q_KIND = {"csvc": "csvc", "l2svm": "meb"}
+
+
+def problem_named(name):
+    if name not in PROBLEMS:
+        raise ValueError(f"unknown problem {name!r}; choose one of {sorted(PROBLEMS)}")
+    return PROBLEMS[name]
+
+
+class RefutedError(ValueError):
+    """The referee refuted a fit: a non-finite or infeasible point, or a claim of convergence its
+    measurement contradicts. ``verdict`` holds the referee's :class:`Verdict` on every class pair
+    (for the run record), when it got that far."""
+
+    def __init__(self, message, verdict=None):
+        super().__init__(message)
+        self.verdict = verdict
+
+
+@dataclass
+class Measurement:
+    """What the referee measured at one returned point."""
+
+    infeasible: str | None  # None, or what is wrong with the point
+    objective: float  # the dual objective of the problem (minimisation form)
+    violation: float  # KKT violation (absolute) or relative gap, as the problem states it
+    gap: float  # duality gap: a bound on objective - optimum, in the objective's units
+    allowance: float  # what the Q-matrix's rounding alone can put on ``violation``
+    kernel_evaluations: int
+
+
+def kernel_sums(X, rows, columns, weights, kernel, gamma, coef0, degree):
+    """(sum_j weights_j k(x_r, x_columns[j]) and sum_j |weights_j k(x_r, x_columns[j])| for each r
+    in ``rows``, kernel entries computed): in float64, by scikit-learn's pairwise kernels (BLAS),
+    in row blocks; with ``kernel="precomputed"`` X is the kernel matrix and its entries are
+    read."""
+    sums = np.zeros((rows.shape[0], 2))
+    if columns.shape[0] == 0:
+        return sums[:, 0], sums[:, 1], 0
+    both = np.column_stack([weights, np.abs(weights)])
+    step = max(1, BLOCK_ENTRIES // columns.shape[0])
+    params = {} if kernel in ("linear", "precomputed") else \
+        {"gamma": gamma} if kernel == "rbf" else {"gamma": gamma, "coef0": coef0, "degree": degree}
+    for first in range(0, rows.shape[0], step):
+        block_rows = rows[first:first + step]
+        if kernel == "precomputed":
+            block = np.asarray(X[np.ix_(block_rows, columns)], dtype=np.float64)
+        else:
+            block = pairwise_kernels(X[block_rows], X[columns], metric=kernel, **params)
+        if kernel != "rbf":
+            block = np.column_stack([block @ weights, np.abs(block) @ np.abs(weights)])
+            sums[first:first + step] = block
+        else:  # RBF values are positive
+            sums[first:first + step] = block @ both
+    evaluations = 0 if kernel == "precomputed" else rows.shape[0] * columns.shape[0]
+    return sums[:, 0], sums[:, 1], evaluations
+
+
+def kernel_diagonal(X, rows, kernel, gamma, coef0, degree):
+    """k(x_r, x_r) for each r in ``rows``, computed afresh (the given matrix's diagonal)."""
+    if kernel == "precomputed":
+        return np.asarray(X[rows, rows], dtype=np.float64).ravel()
+    if kernel == "rbf":
+        return np.ones(rows.shape[0])
+    points = X[rows]
+    squares = np.asarray(points.multiply(points).sum(axis=1)).ravel() if sp.issparse(points) \
+        else np.einsum("ij,ij->i", points, points)
+    return (gamma * squares + coef0) ** degree if kernel == "poly" else squares
+
+
+def kernel_entry_error(X, rows, kernel, gamma, coef0, degree):
+    """A bound on the rounding of one kernel entry k(x_i, x_j) over ``rows`` computed in float64
+    from inner products (as the solvers' provider and scikit-learn both do): an inner product of
+    d terms is off by up to d 2^-53 |x_i| |x_j| (Higham), the RBF's squared distance
+    |x_i|^2 + |x_j|^2 - 2 <x_i, x_j> by about 4 2^-53 max |x|^2 (cancellation: points far from
+    the origin), which exp(-gamma d) <= 1 turns into gamma times that; a given matrix: 0."""
+    if kernel == "precomputed":
+        return 0.0
+    points = X[rows]
+    squares = np.asarray(points.multiply(points).sum(axis=1)).ravel() if sp.issparse(points) \
+        else np.einsum("ij,ij->i", points, points)
+    largest = float(squares.max()) if squares.shape[0] else 0.0
+    dot_error = X.shape[1] * FLOAT64_UNIT * largest
+    if kernel == "rbf":
+        return 4.0 * gamma * FLOAT64_UNIT * largest + FLOAT64_UNIT
+    if kernel == "linear":
+        return dot_error
+    base = abs(gamma) * largest + abs(coef0)
+    return degree * abs(gamma) * dot_error * base ** max(degree - 1, 0)
+
+
+def allowance(problem, error, radius2=None, rho=None):
+    """How far rounding alone can move the measured ``violation`` at the returned point, from
+    ``error``, the bound on the rounding of any (Q a)_i (see :func:`measure`): a bias the solver
+    derived from its gradient doubles it, a relative gap divides it by its denominator."""
+    if problem.kkt == "relative":
+        denominator = radius2 if problem.name == "meb" else rho
+        scale = 4.0 if problem.name == "meb" else 2.0
+        return scale * error / denominator if denominator and denominator > 0 else math.inf
+    return (2.0 if problem.bias == "free" else 1.0) * error
+
+
+def measure(problem, alpha, y, bias, sums, magnitudes, C, diagonal, unit, entry_error,
+            evaluations):
+    """The referee's :class:`Measurement` of the point ``alpha`` (labels ``y`` in {-1, +1}) with
+    ``bias`` returned by the solver, from ``sums`` s_i = sum_j a_j y_j k(x_i, x_j) computed afresh,
+    ``magnitudes`` sum_j |a_j k(x_i, x_j)| and the kernel's ``diagonal``; ``C`` the problem's
+    (inf: no box). Rounding: the solver's Q entries are stored to relative ``unit`` and every
+    kernel entry, computed by the solver and again here, is off by up to ``entry_error``
+    (:func:`kernel_entry_error`), so each (Q a)_i is uncertain by unit * max_i sum_j |Q_ij a_j|
+    + 2 entry_error |a|_1: the :func:`allowance`."""
+    n = alpha.shape[0]
+    infeasible = feasibility(problem, alpha, y, bias, C)
+    if infeasible and not np.all(np.isfinite(alpha)):
+        return Measurement(infeasible, math.nan, math.nan, math.nan, math.nan, evaluations)
+    if problem.q_kind == "l2svm":
+        q_alpha = y * (sums + float(alpha @ y)) + alpha / C
+        q_diagonal = diagonal + 1.0 + 1.0 / C
+        magnitudes = magnitudes + float(np.abs(alpha).sum()) + np.abs(alpha) / C
+    else:
+        q_alpha = y * sums
+        q_diagonal = diagonal
+    error = unit * (float(magnitudes.max()) if n else 0.0) \
+        + 2.0 * entry_error * float(np.abs(alpha).sum())
+    quadratic = float(alpha @ q_alpha)
+    if problem.kkt == "relative":
+        # Frank-Wolfe's duality gap of min a'Qa on the simplex: grad'a - min_i grad_i with
+        # grad = 2 Q a bounds a'Qa - min a'Qa
+        gap = 2.0 * (quadratic - float(q_alpha.min()))
+        if problem.name == "meb":
+            radius2 = float(q_diagonal.max()) - quadratic
+            violation = gap / radius2 if radius2 > 0 else math.inf
+        else:
+            radius2 = None
+            violation = 0.5 * gap / quadratic if quadratic > 0 else math.inf
+        return Measurement(infeasible, quadratic, violation, gap,
+                           allowance(problem, error, radius2, quadratic),
+                           evaluations)
+    objective = 0.5 * quadratic - alpha.sum()
+    gradient = q_alpha - 1.0
+    margin = gradient + y * (bias if problem.bias == "free" else 0.0)  # y_i f(x_i) - 1
+    if problem.kkt == "entry":
+        unused = alpha <= 0.0
+        violation = float(np.maximum(-margin[unused], 0.0).max()) if unused.any() else 0.0
+        gap = math.nan  # the stagewise expansion solves no dual to optimality
+    else:
+        violation = kkt_violation(alpha, margin, C)
+        gap = duality_gap(problem, alpha, y, sums, C, quadratic, objective)
+    return Measurement(infeasible, objective, violation, gap,
+                       allowance(problem, error), evaluations)
+
+
+def kkt_violation(alpha, margin, C):
+    """Largest violation of y_i f(x_i) >= 1 where a_i = 0, = 1 where 0 < a_i < C, <= 1 where
+    a_i = C, from ``margin`` = y_i f(x_i) - 1 (svmbench.solvers.kkt, in numpy)."""
+    violation = np.where(alpha <= 0.0, np.maximum(-margin, 0.0),
+                         np.where(alpha >= C, np.maximum(margin, 0.0), np.abs(margin)))
+    return float(violation.max()) if violation.shape[0] else 0.0
+
+
+def duality_gap(problem, alpha, y, sums, C, quadratic, objective):
+    """Primal minus dual at the point: with w = sum a_i y_i phi(x_i), the C-SVC primal
+    1/2 |w|^2 + C sum_i max(0, 1 - y_i (s_i + b)) at its best bias b (with bias; b = 0 without);
+    the hard margin's primal 1/2 |w|^2 / m^2 at w scaled to margin m = min_i y_i s_i (inf when
+    m <= 0). Weak duality makes it >= 0 and bounds the objective's distance to the optimum."""
+    if math.isinf(C):
+        smallest = float((y * sums).min()) if y.shape[0] else 1.0
+        return 0.5 * quadratic / smallest ** 2 + objective if smallest > 0 else math.inf
+    bias = best_bias(y, sums) if problem.bias == "free" else 0.0
+    slack = np.maximum(1.0 - y * (sums + bias), 0.0).sum()
+    return 0.5 * quadratic + C * float(slack) + objective
+
+
+def best_bias(y, sums):
+    """The b minimising sum_i max(0, 1 - y_i (s_i + b)): a convex piecewise linear function whose
+    slope at b is -#{y_i = +1, b < 1 - s_i} + #{y_i = -1, b > -1 - s_i}, so a minimiser is the
+    n_+-th smallest of the kinks (1 - s_i for y_i = +1, -1 - s_i for y_i = -1)."""
+    kinks = np.where(y > 0, 1.0 - sums, -1.0 - sums)
+    positives = int((y > 0).sum())
+    if positives == 0:  # every slack is 0 below the smallest kink
+        return float(kinks.min())
+    return float(np.partition(kinks, positives - 1)[positives - 1])
+
+
+def feasibility(problem, alpha, y, bias, C):
+    """None for a feasible point, else what is wrong with it."""
+    n = alpha.shape[0]
+    bad = int(np.count_nonzero(~np.isfinite(alpha)))
+    if bad:
+        return f"{bad} of its {n} alphas are not finite (NaN or inf)"
+    if not math.isfinite(bias):
+        return f"its bias is {bias}"
+    scale = max(1.0, float(np.abs(alpha).max())) if n else 1.0
+    if n and alpha.min() < -BOUND_SLACK * scale:
+        return f"alpha has negative entries (smallest {alpha.min():.3g}); the problem needs a >= 0"
+    if problem.box and n and alpha.max() > C * (1.0 + BOUND_SLACK):
+        return f"alpha exceeds the box (largest {alpha.max():.6g} > C = {C:.6g})"
+    alpha_l1 = max(float(np.abs(alpha).sum()), 1.0)
+    if problem.bias == "free" and abs(float(alpha @ y)) > EQUALITY_SLACK * alpha_l1:
+        return f"y'a = {float(alpha @ y):.3g}, not 0 (the equality constraint of the dual)"
+    if problem.simplex and abs(float(alpha.sum()) - 1.0) > EQUALITY_SLACK:
+        return f"sum of alpha is {float(alpha.sum()):.12g}, not 1 (the unit simplex)"
+    expected = float(alpha @ y) if problem.bias == "sum" else 0.0 if problem.bias == "zero" \
+        else bias
+    if abs(bias - expected) > BIAS_SLACK * max(1.0, abs(expected)):
+        rule = "sum_i a_i y_i (eq. 13)" if problem.bias == "sum" else "0 (no bias)"
+        return f"its bias is {bias:.6g}; the problem defines it as {rule} = {expected:.6g}"
+    return None
+
+
+def judge(solver, claimed_status, reason, claimed_violation, tolerance, measured):
+    """The recorded status of a returned point from the referee's ``measured``
+    :class:`Measurement`: ``converged`` when the measured violation is within ``tolerance``, or
+    within it plus the rounding allowance of the solver's Q-matrix when the solver claimed
+    convergence (the rounding leaves that claim undecided; it never turns an admitted failure into
+    convergence); otherwise why the solver stopped (``reason``, one of
+    svmbench.solvers.base.STOPS; ``stalled`` for an optimality test the measurement contradicts).
+    Raises :class:`RefutedError` for a non-finite or infeasible point, or when the solver claimed
+    convergence (by its optimality test, or after max_iter) and the referee's violation exceeds
+    ``tolerance`` plus the allowance; a published rule that is no KKT test (``own_rule``) makes no
+    such claim."""
+    if measured.infeasible:
+        raise RefutedError(f"refuted: {solver} returned an infeasible point: "
+                           f"{measured.infeasible}")
+    if reason == CLOSED_FORM:
+        return CLOSED_FORM
+    if measured.violation <= tolerance:
+        return CONVERGED
+    if claimed_status == CONVERGED and measured.violation <= tolerance + measured.allowance:
+        return CONVERGED  # within what the Q-matrix's rounding leaves undecided: its claim stands
+    if claimed_status == CONVERGED and reason != OWN_RULE:
+        claim = "its stopping test passed" if math.isnan(claimed_violation) else \
+            f"its violation {claimed_violation:.3g} <= tolerance {tolerance:.3g}"
+        raise RefutedError(
+            f"refuted: {solver} claimed convergence ({claim}), but the referee measured a "
+            f"violation of {measured.violation:.3g} > tolerance {tolerance:.3g} + rounding "
+            f"allowance {measured.allowance:.2g}")
+    return STALLED if reason == OPTIMAL else reason
+
+
+@dataclass
+class Verdict:
+    """The referee's word on one fit: per class pair the status and measurements, and the time
+    and kernel entries the check took."""
+
+    statuses: list
+    measurements: list
+    tolerances: np.ndarray
+    time_s: float
+    cpu_time_s: float
+
+    def attributes(self):
+        """The estimator attributes it sets (``status_``, ``kkt_violation_``, ...)."""
+        column = np.array
+        return {
+            "status_": list(self.statuses),
+            "kkt_violation_": column([m.violation for m in self.measurements]),
+            "kkt_tolerance_": column(self.tolerances, dtype=float),
+            "kkt_allowance_": column([m.allowance for m in self.measurements]),
+            "referee_objective_": column([m.objective for m in self.measurements]),
+            "referee_gap_": column([m.gap for m in self.measurements]),
+            "referee_kernel_evaluations_": int(sum(m.kernel_evaluations
+                                                   for m in self.measurements)),
+            "referee_time_s_": self.time_s,
+            "referee_cpu_time_s_": self.cpu_time_s,
+        }
+
+
+@dataclass
+class Point:
+    """One class pair's returned point, as the referee reads it."""
+
+    members: np.ndarray  # training sample indices of the pair
+    labels: np.ndarray  # their labels in {-1, +1}, as the solver saw them
+    alpha: np.ndarray  # the point checked against the problem (indexed like members)
+    coefficients: np.ndarray  # the model's expansion: f(x) = sum_j coefficients_j k(x_j, x) + bias
+    bias: float
+    C: float
+    tolerance: float
+    claimed_status: str
+    reason: str
+    claimed_violation: float
+
+
+def certify(solver, problem, points, X, kernel, gamma, coef0, degree, unit):
+    """The :class:`Verdict` on the class pairs' returned ``points`` (:class:`Point`) over
+    training data X; raises :class:`RefutedError` naming every pair refuted, with the verdict on
+    all pairs."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    measurements, statuses, refutations = [], [], []
+    for pair, point in enumerate(points):
+        used = np.flatnonzero(point.coefficients)
+        sums, magnitudes, evaluations = kernel_sums(X, point.members, point.members[used],
+                                                    point.coefficients[used], kernel, gamma,
+                                                    coef0, degree)
+        diagonal = kernel_diagonal(X, point.members, kernel, gamma, coef0, degree)
+        measured = measure(problem, point.alpha, point.labels, point.bias, sums, magnitudes,
+                           point.C, diagonal, unit,
+                           kernel_entry_error(X, point.members, kernel, gamma, coef0, degree),
+                           evaluations)
+        measurements.append(measured)
+        try:
+            statuses.append(judge(solver, point.claimed_status, point.reason,
+                                  point.claimed_violation, point.tolerance, measured))
+        except RefutedError as error:
+            statuses.append("refuted")
+            refutations.append((pair, str(error)))
+    verdict = Verdict(statuses, measurements, np.array([p.tolerance for p in points]),
+                      time.perf_counter() - wall, time.process_time() - cpu)
+    if refutations:
+        pair, message = refutations[0]
+        if len(points) > 1:
+            message += (f" [class pair {pair}; {len(refutations)} of {len(points)} class pairs "
+                        "refuted]")
+        raise RefutedError(message, verdict)
+    return verdict
+
+
+def precision_unit(q_precision, n):
+    """Relative rounding of the (Q a)_i a solver computes over n samples from Q entries stored in
+    ``q_precision`` ("float32", LIBSVM's cache; "float64")."""
+    summation = n * FLOAT64_UNIT
+    return FLOAT32_UNIT + summation if q_precision == "float32" else summation
+
+
+def scikit_learn_points(estimator, y):
+    """The class pairs' :class:`Point` of a fitted scikit-learn SVC (LIBSVM) or one with its
+    layout (oneDAL's): read from ``dual_coef_`` / ``intercept_`` (binary: positive for
+    ``classes_[1]``; more classes: LIBSVM's one-vs-one layout, pair (i, j) positive for class i,
+    class i's coefficients in row j - 1 and class j's in row i), at the estimator's C and tol.
+    Its own word is only that its stopping test passed (``fit_status_`` 0)."""
+    classes = estimator.classes_
+    y_index = np.searchsorted(classes, np.asarray(y))
+    support = np.asarray(estimator.support_)
+    support_class = y_index[support]
+    coefficients = np.asarray(estimator.dual_coef_, dtype=np.float64)
+    stopped = getattr(estimator, "fit_status_", 0) == 0
+    reason, claimed = (OPTIMAL, CONVERGED) if stopped else (MAX_ITER, MAX_ITER)
+    binary = classes.shape[0] == 2
+    points = []
+    for pair, (low, high) in enumerate(combinations(range(classes.shape[0]), 2)):
+        members = np.flatnonzero((y_index == low) | (y_index == high))
+        labels = np.where(y_index[members] == (high if binary else low), 1.0, -1.0)
+        expansion = np.zeros(y_index.shape[0])
+        for cls, row in ((low, 0 if binary else high - 1), (high, 0 if binary else low)):
+            on = support_class == cls
+            expansion[support[on]] = coefficients[row, np.flatnonzero(on)]
+        pair_coefficients = expansion[members]
+        points.append(Point(members, labels, pair_coefficients * labels, pair_coefficients,
+                            float(estimator.intercept_[pair]), float(estimator.C),
+                            float(estimator.tol), claimed, reason, math.nan))
+    return points
+
+
+def certify_scikit_learn(estimator, X, y):
+    """Certify a fitted scikit-learn SVC (or oneDAL's) in place (:func:`scikit_learn_points`,
+    judged as the C-SVC dual): sets the attributes our estimators have (``status_``, ``stop_``,
+    ``claimed_status_``, ``kkt_violation_``, ...); raises :class:`RefutedError`."""
+    points = scikit_learn_points(estimator, y)
+    precomputed = estimator.kernel == "precomputed"
+    X = X if precomputed else validate_points(X)
+    largest = max(point.members.shape[0] for point in points)
+    verdict = certify(type(estimator).__name__, PROBLEMS["csvc"], points, X, estimator.kernel,
+                      getattr(estimator, "_gamma", None), estimator.coef0, estimator.degree,
+                      precision_unit("float64" if precomputed else "float32", largest))
+    attributes = {**verdict.attributes(), "stop_": [STOP_RECORDED[p.reason] for p in points],
+                  "claimed_status_": [p.claimed_status for p in points],
+                  "claimed_kkt_violation_": np.full(len(points), math.nan), "problem": "csvc"}
+    for name, value in attributes.items():
+        setattr(estimator, name, value)
+    return estimator
+
+
+def validate_points(X):
+    """X as float64 rows (dense array or CSR), as the estimator was fitted on."""
+    return X.tocsr().astype(np.float64) if sp.issparse(X) else np.asarray(X, dtype=np.float64)
