@@ -21,3 +21,13 @@ leaderboard: venv
 	  && cat $(LEADERBOARD_ROOT)/leaderboard.md \
 	  && $(if $(wildcard conf/experiment/curves.yaml),$(MAKE) curves SCALE=$(SCALE),true) \
 	  && exit $$status
+
+.PHONY: solvers
+## solvers: the solvers board (conf/experiment/solvers.yaml): per problem, time/K1/K2 to a certified
+## suboptimality at 1 and 2 threads; one fit at a time (its clocks are the point: no LAUNCHER)
+solvers: venv
+	@status=0; $(PY) -m svmbench.walltime solvers --scale $(SCALE) -- \
+	  $(PY) -m svmbench.runner -m +experiment=solvers scale=$(SCALE) \
+	  || status=$$?; \
+	  $(PY) -m svmbench.render solvers --scale $(SCALE) \
+	  && cat $(LEADERBOARD_ROOT)/solvers.md && exit $$status

@@ -49,6 +49,10 @@ def mean_squared_distance(X):
     return 2.0 * (squared_norms.mean() - mean @ mean) * n / max(n - 1, 1)
 
 
+# kernel widths by name, resolved on the training data (resolve_gamma)
+GAMMA_RULES = ("scale", "spread", "paper_default", "libcvm_default")
+
+
 def resolve_gamma(gamma, X):
     """Numeric gamma, or by name: scikit-learn's ``"scale"`` = 1 / (n_features * X.var());
     ``"spread"`` = 1 / beta, beta = mean squared distance of the points to their mean

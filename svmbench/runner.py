@@ -48,6 +48,7 @@ from svmbench.capabilities import UNSUITABLE, Task, needs_data, unsuitable_reaso
 from svmbench.data import load_dataset
 from svmbench.data.configs import store_dataset_configs
 from svmbench.kernels.threads import limit_threads, threading_info
+from svmbench.models import GAMMA_RULES
 from svmbench.protocols import TUNED, fold_count, splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.referee import RefutedError, certify_scikit_learn
@@ -293,9 +294,12 @@ def check_algorithm(algorithm):
     for key, value in algorithm.items():
         default = defaults.get(key)
         numeric = isinstance(default, numbers.Real) and not isinstance(default, bool)
-        if numeric and (isinstance(value, bool) or not isinstance(value, numbers.Real)):
+        named_width = key == "gamma" and value in GAMMA_RULES
+        if numeric and not named_width and (isinstance(value, bool)
+                                            or not isinstance(value, numbers.Real)):
             raise ConfigError(f"algorithm.{key}={value!r} is not a number; give a number, e.g. "
-                              f"algorithm.{key}={default}")
+                              f"algorithm.{key}={default}" + (
+                                  f", or one of {list(GAMMA_RULES)}" if key == "gamma" else ""))
         if isinstance(default, bool) and not isinstance(value, bool):
             raise ConfigError(f"algorithm.{key}={value!r} is not true/false; give "
                               f"algorithm.{key}=true or algorithm.{key}=false")

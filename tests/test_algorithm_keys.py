@@ -66,7 +66,8 @@ def test_a_key_the_algorithm_lacks_is_our_error_naming_who_has_it(c_svm_sweep):
     result, records = c_svm_sweep
     output = result.stdout + result.stderr
     assert result.returncode == 1
-    assert "algorithm gs_svm has no key 'C'" in output and "libsvm, mfw, onedal, rosen" in output
+    assert "algorithm gs_svm has no key 'C'" in output and "libsvm, mfw, onedal, optimum, rosen" \
+        in output
     assert "not in struct" not in output
     assert sorted(r["status"][:31] for r in records) == ["converged"] * 4 + [
         "failed:ConfigError: algorithm g"]

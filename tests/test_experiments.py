@@ -19,7 +19,8 @@ CELL_COUNTS = {"gs2005_table1": (16, 160), "gs2005_table2": (9, 45), "gs2008_tab
                "fw_table2": (12, 210), "fw_table3": (12, 210), "fw_fig3": (6, 75),
                "fw_fig4": (6, 75), "fw_fig5": (3, 30), "fw_fig6": (3, 30), "fw_fig7": (6, 21),
                "fw_fig8": (6, 21), "fw_table8": (4, 60), "fw_stopping": (12, 144),
-               "fw_tables4_7_ours": (12, 210), "curves": (26, 52), "leaderboard": (48, 400)}
+               "fw_tables4_7_ours": (12, 210), "curves": (34, 68), "leaderboard": (48, 400),
+               "solvers": (64, 288)}
 
 
 def test_every_artefact_has_an_experiment_config():

@@ -15,6 +15,7 @@ import warnings
 import cvxopt
 import numpy as np
 import pytest
+import scipy.sparse
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
@@ -307,12 +308,14 @@ def qp_optimum(problem, X, y, C):
     return dual_objective(problem, Q, alpha), alpha
 
 
-@pytest.mark.parametrize("classes", [2, 3, 4])
-def test_scikit_learns_svc_is_read_pair_by_pair_and_certified(classes):
+@pytest.mark.parametrize("classes, sparse", [(2, False), (3, False), (4, False), (2, True),
+                                             (3, True)])
+def test_scikit_learns_svc_is_read_pair_by_pair_and_certified(classes, sparse):
     rng = np.random.default_rng(classes)
-    X = rng.normal(size=(90, 3))
+    X = rng.normal(size=(90, 3)) * (rng.random((90, 3)) < 0.5)
     y = np.arange(90) % classes
-    svc = SVC(C=2.0, gamma=GAMMA, decision_function_shape="ovo").fit(X, y)
+    svc = SVC(C=2.0, gamma=GAMMA, decision_function_shape="ovo").fit(
+        scipy.sparse.csr_matrix(X) if sparse else X, y)
     decision = svc.decision_function(X).reshape(90, -1)
     K = rbf_kernel(X, gamma=GAMMA)
     for pair, point in enumerate(scikit_learn_points(svc, y)):
@@ -320,7 +323,7 @@ def test_scikit_learns_svc_is_read_pair_by_pair_and_certified(classes):
         assert K[point.members][:, point.members] @ point.coefficients + point.bias == \
             pytest.approx(decision[point.members, pair], abs=1e-9)
         assert np.all(point.alpha >= 0) and np.all(point.alpha <= 2.0)
-    certify_scikit_learn(svc, X, y)
+    certify_scikit_learn(svc, scipy.sparse.csr_matrix(X) if sparse else X, y)
     assert svc.status_ == ["converged"] * (classes * (classes - 1) // 2)
     assert np.all(svc.kkt_violation_ <= 1e-3 + svc.kkt_allowance_)
 
