@@ -30,9 +30,10 @@ def render(records, artefact):
     entries = board(records)
     left_out = records[~statuses(records).isin(FINISHED)]
     if not left_out.empty:
-        parts.append("Not on the board (no finished fit): " + "; ".join(sorted({
-            f"{row['dataset']} / {row['algorithm']}: {row.get('unsuitable_reason') or row['status']}"
-            for _, row in left_out.iterrows()})))
+        reasons = {f"{row['dataset']} / {row['algorithm']}: "
+                   f"{row.get('unsuitable_reason') or row['status']}"
+                   for _, row in left_out.iterrows()}
+        parts.append("Not on the board (no finished fit): " + "; ".join(sorted(reasons)))
     for problem, (title, _) in ROWS.items():
         times = times_table(entries, problem)
         if times.empty:

@@ -7,7 +7,8 @@
 # Solvers of other packages (entry point group svmbench.solvers) join by themselves; algorithm
 # configs of yours with a _target_ through OWN (the sweep and the table both take it):
 #   make leaderboard OWN='hydra.searchpath=[file:///my/conf] leaderboard_solvers.yours=[mine]'
-# The convergence curves (make curves, conf/experiment/curves.yaml) are drawn after the table.
+# The convergence curves (make curves, conf/experiment/curves.yaml) run first; the board is printed
+# last, so that it is what the command ends on.
 LEADERBOARD_ROOT = $(if $(filter paper,$(SCALE)),results,results/quick)/leaderboard
 OWN ?=
 
@@ -17,10 +18,9 @@ leaderboard: venv
 	@status=0; $(PY) -m svmbench.walltime leaderboard --scale $(SCALE) -- \
 	  $(PY) -m svmbench.runner -m +experiment=leaderboard scale=$(SCALE) $(OWN) $(LAUNCHER) \
 	  || status=$$?; \
+	  $(MAKE) --no-print-directory curves SCALE=$(SCALE) || status=$$?; \
 	  $(PY) -m svmbench.render leaderboard --scale $(SCALE) $(if $(OWN),--set $(OWN)) \
-	  && cat $(LEADERBOARD_ROOT)/leaderboard.md \
-	  && $(if $(wildcard conf/experiment/curves.yaml),$(MAKE) curves SCALE=$(SCALE),true) \
-	  && exit $$status
+	  && cat $(LEADERBOARD_ROOT)/leaderboard.md && exit $$status
 
 .PHONY: solvers
 ## solvers: the solvers board (conf/experiment/solvers.yaml): per problem, time/K1/K2 to a certified

@@ -1,9 +1,10 @@
 """Hydra callbacks for sweeps (``svmbench -m ...``), whatever the launcher.
 
-- :class:`FailedCells` makes a sweep with a failed cell exit non-zero once every cell has run,
-  after logging a summary: each failed cell, its error and the command that re-runs it. Jobs may
-  run in other processes (joblib, submitit), so each failed job leaves a JSON file in
-  ``<sweep dir>/.failed/`` and the parent reads them.
+- :class:`FailedCells` ends every sweep with a count of its cells' outcomes (trained, reused from
+  the store, failed, unsuitable, claimed by another process) and makes a sweep with a failed cell
+  exit non-zero once every cell has run, after logging a summary: each failed cell, its error and
+  the command that re-runs it. Jobs may run in other processes (joblib, submitit), so each job
+  leaves a JSON file in ``<sweep dir>/.outcomes/`` and the parent reads them.
 - :class:`WarmNumbaCache` compiles the sweep's solvers once in the parent process before the
   launcher fans out. numba's on-disk cache is not safe when several processes compile the same
   function for the first time at once (numba issues #4807, #10128); after this every worker only
@@ -20,6 +21,7 @@ import json
 import logging
 import sys
 import threading
+from collections import Counter
 from pathlib import Path
 
 from hydra.experimental.callback import Callback
@@ -54,24 +56,29 @@ class FailedCells(Callback):
         if OmegaConf.select(config, "hydra.job.num") is None:  # a single run exits by itself
             return
         try:
-            summary = job_return.return_value
+            returned = job_return.return_value or {}
+            outcome, summary = returned.get("outcome", "failed"), returned.get("failure")
         except Exception as error:  # noqa: BLE001 — the job raised: its cell failed as a whole
-            summary = {"cell": " ".join(config.hydra.overrides.task), "folds": [],
-                       "error": [f"{type(error).__name__}: {error}"],
-                       "rerun": "svmbench " + " ".join(config.hydra.overrides.task)}
-        if not summary:
-            return
-        folder = sweep_folder(config, ".failed")
+            outcome, summary = "failed", {
+                "cell": " ".join(config.hydra.overrides.task), "folds": [],
+                "error": [f"{type(error).__name__}: {error}"],
+                "rerun": "svmbench " + " ".join(config.hydra.overrides.task)}
+        folder = sweep_folder(config, ".outcomes")
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{config.hydra.job.num}.json").write_text(json.dumps(summary))
+        (folder / f"{config.hydra.job.num}.json").write_text(
+            json.dumps({"outcome": outcome, "failure": summary}))
 
     def on_multirun_end(self, config, **kwargs):
-        from svmbench.runner import describe_failures
+        from svmbench.runner import OUTCOMES, describe_failures
 
-        folder = sweep_folder(config, ".failed")
-        summaries = [json.loads(path.read_text()) for path in
-                     sorted(folder.glob("*.json"), key=lambda p: int(p.stem))] \
+        folder = sweep_folder(config, ".outcomes")
+        jobs = [json.loads(path.read_text()) for path in
+                sorted(folder.glob("*.json"), key=lambda p: int(p.stem))] \
             if folder.is_dir() else []
+        counts = Counter(job["outcome"] for job in jobs)
+        log.info("sweep of %d cell(s): %s", len(jobs), ", ".join(
+            f"{counts[outcome]} {outcome}" for outcome in OUTCOMES if counts[outcome]))
+        summaries = [job["failure"] for job in jobs if job["failure"]]
         if summaries:
             log.error(describe_failures(summaries))
             raise SystemExit(1)

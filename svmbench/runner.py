@@ -53,11 +53,14 @@ from svmbench.protocols import TUNED, fold_count, splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.referee import RefutedError, certify_scikit_learn
 from svmbench.solvers.base import worst_status
-from svmbench.store import FINISHED, ResultStore
+from svmbench.store import FINISHED, ResultStore, StoreError
 from svmbench.tuning import grid_search, tuning_algorithm
 
 CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
+# what became of a cell in a sweep (counted at its end, svmbench.callbacks.FailedCells)
+TRAINED, REUSED, FAILED, CLAIMED = "trained", "reused", "failed", "claimed by another process"
+OUTCOMES = (TRAINED, REUSED, FAILED, UNSUITABLE, CLAIMED)
 # record fields that differ between two runs of one config (times aside, records are the same):
 # clocks, when, and which sweep
 CLOCKS = ("train_time_s", "cpu_time_s", "predict_time_s", "referee_time_s", "referee_cpu_time_s",
@@ -305,6 +308,28 @@ def check_algorithm(algorithm):
                               f"algorithm.{key}=true or algorithm.{key}=false")
 
 
+# the valid range of each numeric setting an algorithm may have, checked before any data is loaded
+# (lower bound, whether it is included, whether the setting is a whole number)
+SETTING_RANGES = {"C": (0.0, False, False), "tol": (0.0, False, False),
+                  "gamma": (0.0, False, False), "eps": (0.0, False, False),
+                  "eta": (0.0, False, False), "cache_mb": (0.0, True, False),
+                  "max_iter": (-1, True, True), "rank": (0, True, True)}
+
+
+def check_settings(algorithm):
+    """Raise ConfigError naming the key, the value and the range when a numeric setting is out of
+    its range (SETTING_RANGES): before the data set is loaded or anything trained."""
+    for key, (low, included, whole) in SETTING_RANGES.items():
+        value = algorithm.get(key)
+        if not isinstance(value, numbers.Real) or isinstance(value, bool):
+            continue
+        inside = value >= low if included else value > low
+        if whole and value != int(value) or not inside:
+            kind = "a whole number " if whole else ""
+            raise ConfigError(f"algorithm.{key}={value!r} is out of range: {key} must be "
+                              f"{kind}{'>=' if included else '>'} {low}")
+
+
 def check_folds(folds, protocol):
     """Raise ConfigError when ``folds`` names a fold the protocol does not have."""
     count = fold_count(protocol)
@@ -330,6 +355,12 @@ def check_threads(threads):
 def run_cell(cfg):
     """Run every fold of the cell that is not stored yet; return the records written (none when
     another process holds the cell's claim)."""
+    return train_cell(cfg)[0]
+
+
+def train_cell(cfg):
+    """(the records written, the cell's outcome: one of OUTCOMES) of :func:`run_cell`; a setting
+    that cannot run raises ConfigError before anything is stored."""
     cell = cell_config(cfg)
     chash = config_hash(cell)
     store = ResultStore(cfg.store.dir, cfg.store.reuse, cfg.store.lease_hours)
@@ -345,9 +376,20 @@ def run_cell(cfg):
     if claim is None:
         log.warning("%s: another process holds its claim in %s; not trained here", name,
                     store.directory)
-        return []
+        return [], CLAIMED
     with claim, logging_redirect_tqdm():
-        return train_folds(cfg, cell, chash, store, wanted, name)
+        records = train_folds(cfg, cell, chash, store, wanted, name)
+    return records, outcome_of(records)
+
+
+def outcome_of(records):
+    """A claimed cell's outcome from the records it wrote: none (every wanted fold was stored
+    already) reused; unsuitable; a failed fold failed; else trained."""
+    if not records:
+        return REUSED
+    if all(r["status"] == UNSUITABLE for r in records):
+        return UNSUITABLE
+    return FAILED if any(r["status"] not in FINISHED for r in records) else TRAINED
 
 
 def unsuitable(cell, size_limits=True):
@@ -374,6 +416,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
     try:
         cell = {**cell, "algorithm": with_target_defaults(cell["algorithm"])}
         check_algorithm(cell["algorithm"])
+        check_settings(cell["algorithm"])
         check_folds(cfg.folds, cell["protocol"])
         check_threads(cfg.threads)
         if cfg.threads:
@@ -410,6 +453,8 @@ def train_folds(cfg, cell, chash, store, wanted, name):
             log.info("%s %s fold %s: %s, test error %s (cell %s)", record["dataset"],
                      record["algorithm"], split.fold, record["status"], record.get("test_error"),
                      chash)
+    except ConfigError:
+        raise  # a setting that cannot run: nothing is stored, the command reports it
     except Exception as error:  # noqa: BLE001 — the cell could not start (data missing, ...)
         record = {**base_record(cell, chash, -1), "status": failure(error)}
         store.write(record)
@@ -426,11 +471,10 @@ def failed_cell(cfg, records):
     failed = [r for r in records if r["status"] not in (*FINISHED, UNSUITABLE)]
     if not failed:
         return None
-    overrides = HydraConfig.get().overrides.task if HydraConfig.initialized() else []
     return {"cell": f"{failed[0]['dataset']} / {failed[0]['algorithm']}",
             "folds": sorted(r["fold"] for r in failed),
             "error": sorted({r["status"] for r in failed}),
-            "rerun": "svmbench " + " ".join(overrides)}
+            "rerun": rerun_command()}
 
 
 def describe_failures(summaries):
@@ -442,14 +486,44 @@ def describe_failures(summaries):
     return "\n".join(lines)
 
 
+def rerun_command():
+    """The ``svmbench`` command that runs this cell again."""
+    overrides = HydraConfig.get().overrides.task if HydraConfig.initialized() else []
+    return "svmbench " + " ".join(overrides)
+
+
+def setting_failure(cfg, error):
+    """The summary of a cell whose settings cannot run (ConfigError, StoreError): nothing stored."""
+    return {"cell": f"{cfg.dataset.name} / {cfg.algorithm.name}", "folds": [],
+            "error": [f"{type(error).__name__}: {error}"], "rerun": rerun_command()}
+
+
+def interrupted(cfg):
+    """The one line a Ctrl-C ends with: what this process stored and that re-running resumes."""
+    return (f"interrupted: this process stored {ResultStore.records_written} record(s) in "
+            f"{cfg.store.dir} (finished folds are kept); run the same command again to resume "
+            "where it stopped")
+
+
 @hydra.main(version_base=None, config_path=CONF_DIR, config_name="config")
 def main(cfg: DictConfig):
-    """Run one cell. A failed cell exits non-zero at once in a single run; in a sweep its summary
-    is returned, and svmbench.callbacks.FailedCells exits non-zero after the last cell."""
-    summary = failed_cell(cfg, run_cell(cfg))
-    if summary and HydraConfig.get().mode == RunMode.RUN:
+    """Run one cell. A failed cell exits non-zero at once in a single run, with our message and no
+    traceback; in a sweep its outcome (OUTCOMES) and failure summary are returned, and
+    svmbench.callbacks.FailedCells counts the outcomes and exits non-zero after the last cell when
+    one failed. Ctrl-C ends with one line saying what was stored."""
+    single = HydraConfig.get().mode == RunMode.RUN
+    try:
+        records, outcome = train_cell(cfg)
+        summary = failed_cell(cfg, records)
+    except (ConfigError, StoreError) as error:  # named errors: their message is the report
+        outcome, summary = FAILED, setting_failure(cfg, error)
+        if not single:
+            log.error("%s / %s: %s", cfg.dataset.name, cfg.algorithm.name, error)
+    except KeyboardInterrupt:
+        raise SystemExit(interrupted(cfg)) from None
+    if summary and single:
         raise SystemExit(describe_failures([summary]))
-    return summary
+    return {"outcome": outcome, "failure": summary}
 
 
 if __name__ == "__main__":  # python -m svmbench.runner: run the imported module's main, which

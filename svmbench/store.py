@@ -42,6 +42,8 @@ class StoreError(RuntimeError):
 
 
 class ResultStore:
+    records_written = 0  # by this process, every store (what an interrupted run says it kept)
+
     def __init__(self, directory, reuse="fingerprint", lease_hours=48.0):
         if reuse not in REUSE_POLICIES:
             raise StoreError(f"store.reuse={reuse!r} is not a reuse policy; choose one of "
@@ -111,6 +113,7 @@ class ResultStore:
         except BaseException:  # a record that cannot be stored leaves no temporary file behind
             Path(temporary).unlink(missing_ok=True)
             raise
+        ResultStore.records_written += 1
         return True
 
     def _supersede(self, path, record):

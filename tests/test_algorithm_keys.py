@@ -69,8 +69,7 @@ def test_a_key_the_algorithm_lacks_is_our_error_naming_who_has_it(c_svm_sweep):
     assert "algorithm gs_svm has no key 'C'" in output and "libsvm, mfw, onedal, optimum, rosen" \
         in output
     assert "not in struct" not in output
-    assert sorted(r["status"][:31] for r in records) == ["converged"] * 4 + [
-        "failed:ConfigError: algorithm g"]
+    assert sorted(r["status"] for r in records) == ["converged"] * 4  # gs_svm's cell not stored
 
 
 def test_every_key_of_every_algorithm_is_declared_and_checked():

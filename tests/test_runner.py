@@ -156,15 +156,70 @@ def test_a_sweep_runs_every_cell_then_exits_non_zero_listing_the_failed_ones(tmp
     assert result.returncode == 1
     assert "2 cell(s) failed" in output and output.count("re-run: svmbench") == 2
     assert "algorithm.gamma='oops'" in output and "algorithm.gamma='bad'" in output
-    statuses = sorted(r["status"][:22] for r in ResultStore(tmp_path / "store").records())
-    assert statuses == ["converged", "converged", "failed:ConfigError: al", "failed:ConfigError: al"]
+    assert "sweep of 3 cell(s): 1 trained, 2 failed" in output
+    # a setting that cannot run is no cell: nothing of it is stored
+    assert [r["status"] for r in ResultStore(tmp_path / "store").records()] == ["converged"] * 2
+
+
+def test_a_sweep_ends_counting_cells_trained_and_reused(tmp_path):
+    command = [sys.executable, "-m", "svmbench.runner", "-m", "dataset=iris", "algorithm=gs_svm",
+               "protocol.k=2", f"store.dir={tmp_path / 'store'}"]
+    first = subprocess.run([*command, "algorithm.gamma=0.5,1.0",
+                            f"hydra.sweep.dir={tmp_path / 'a'}"], check=True, capture_output=True,
+                           text=True)
+    assert "sweep of 2 cell(s): 2 trained" in first.stdout + first.stderr
+    again = subprocess.run([*command, "algorithm.gamma=0.5,2.0",
+                            f"hydra.sweep.dir={tmp_path / 'b'}"], check=True, capture_output=True,
+                           text=True)
+    assert "sweep of 2 cell(s): 1 trained, 1 reused" in again.stdout + again.stderr
+
+
+@pytest.mark.parametrize("override, message", [
+    ("algorithm.C=-1", "algorithm.C=-1 is out of range: C must be > 0.0"),
+    ("algorithm.tol=0", "algorithm.tol=0 is out of range: tol must be > 0.0"),
+    ("algorithm.max_iter=2.5",
+     "algorithm.max_iter=2.5 is out of range: max_iter must be a whole number >= -1"),
+    ("algorithm.cache_mb=-5", "algorithm.cache_mb=-5 is out of range: cache_mb must be >= 0.0")])
+def test_a_setting_out_of_range_fails_before_any_data_is_loaded_naming_it_once(
+        tmp_path, monkeypatch, override, message):
+    monkeypatch.setattr(runner, "load_dataset", lambda name: pytest.fail("data loaded"))
+    monkeypatch.setattr(runner, "splits", lambda *a: pytest.fail("data loaded"))
+    with pytest.raises(runner.ConfigError, match=re.escape(message)):
+        run_cell(config(tmp_path, "algorithm=libsvm", override))
+    assert not list(ResultStore(tmp_path).records())
+
+
+def test_a_single_run_prints_a_named_error_without_a_traceback(tmp_path):
+    afile = tmp_path / "a_file"
+    afile.write_text("")
+    result = subprocess.run([sys.executable, "-m", "svmbench.runner", "dataset=iris",
+                             f"store.dir={afile}", f"hydra.run.dir={tmp_path / 'run'}"],
+                            check=False, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert f"store.dir={afile} is not writable" in result.stderr
+    assert "Traceback" not in result.stderr and result.stderr.count("is not writable") == 1
+
+
+def test_ctrl_c_ends_with_one_line_saying_what_was_stored(tmp_path):
+    command = [sys.executable, "-c", (
+        "import sys, svmbench.runner as r\n"
+        "def stop(*a, **k): raise KeyboardInterrupt\n"
+        "r.measure = stop\n"
+        "sys.argv = ['svmbench', 'dataset=iris', 'protocol.k=2', "
+        f"'store.dir={tmp_path / 'store'}', 'hydra.run.dir={tmp_path / 'run'}']\n"
+        "r.main()")]
+    result = subprocess.run(command, check=False, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "interrupted: this process stored 0 record(s) in " in result.stderr
+    assert "run the same command again to resume where it stopped" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_more_threads_than_numba_may_start_fail_the_cell_naming_the_limit(tmp_path):
     most = numba.config.NUMBA_NUM_THREADS
-    (record,) = run_cell(config(tmp_path, f"threads={most + 1}"))
-    assert record["status"].startswith("failed:ConfigError")
-    assert f"threads={most + 1}: this process may run 1..{most} numba threads" in record["status"]
+    with pytest.raises(runner.ConfigError,
+                       match=rf"threads={most + 1}: this process may run 1..{most} numba threads"):
+        run_cell(config(tmp_path, f"threads={most + 1}"))
 
 
 def test_a_record_takes_the_worst_status_of_its_class_pairs():
@@ -179,10 +234,9 @@ def test_a_record_takes_the_worst_status_of_its_class_pairs():
 ])
 def test_a_fold_the_protocol_does_not_have_fails_the_cell_with_the_valid_range(
         tmp_path, overrides, message):
-    (record,) = run_cell(config(tmp_path, *overrides))
-    assert record["fold"] == -1
-    assert record["status"].startswith("failed:ConfigError")
-    assert re.search(message, record["status"])
+    with pytest.raises(runner.ConfigError, match=message):
+        run_cell(config(tmp_path, *overrides))
+    assert not list(ResultStore(tmp_path).records())
 
 
 def test_a_cost_cap_declines_a_cell_only_while_size_limits_hold(monkeypatch):

@@ -81,11 +81,12 @@ def test_a_failing_cell_logs_one_error_naming_its_folds(tmp_path, monkeypatch, c
     assert len(errors) == 1 and "fold(s) [0, 1, 2]" in errors[0].getMessage()
 
 
-def test_a_parameter_of_the_wrong_type_names_key_value_and_fix(tmp_path, caplog):
-    with caplog.at_level(logging.ERROR, logger="svmbench"):
-        (record,) = run_cell(config(tmp_path, "algorithm=smo_wss2", "algorithm.C=big"))
-    assert record["status"].startswith("failed:ConfigError: algorithm.C='big' is not a number")
-    assert "algorithm.C=1.0" in record["status"] and len(caplog.records) == 1
+def test_a_parameter_of_the_wrong_type_names_key_value_and_fix(tmp_path):
+    with pytest.raises(runner.ConfigError,
+                       match=r"algorithm.C='big' is not a number; give a number, e.g. "
+                             r"algorithm.C=1.0"):
+        run_cell(config(tmp_path, "algorithm=smo_wss2", "algorithm.C=big"))
+    assert not list(ResultStore(tmp_path).records())
 
 
 # four cells of about a second each, so that the two sweeps overlap
