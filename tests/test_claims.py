@@ -134,3 +134,11 @@ def test_ledger_runs_every_claim_on_its_artefact_and_the_markdown_lists_them():
     for i, claim in enumerate(ledger, start=1):
         assert f"### Claim {i}: {claim.statement}" in text
         assert f"| {i} | {claim.paper} | {claim.statement} | **{claim.verdict}** |" in text
+
+
+def test_as_accurate_as_holds_when_better_and_a_named_factor_must_be_reached():
+    better = claims.gs_svm_as_accurate_as_c_svm(accuracies(gs_svm=A + 3, libsvm=A, smo_wss2=A))
+    assert better.verdict == HOLDS
+    twice = claims.gs_svm_fewer_kernel_evaluations_than_smo(  # fewer everywhere, not 10x
+        costs("kernel_requested", gs_svm=COST, smo_mod1=COST * 2, smo_mod2=COST * 2))
+    assert twice.verdict == claims.IN_PART and "at least 10x on 0 of 12" in twice.numbers
