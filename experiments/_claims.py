@@ -6,7 +6,7 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-from svmbench.analysis.claims import CLAIMS, HOLDS, IN_PART, NO_DATA, ledger
+from svmbench.analysis.claims import CLAIMS, HOLDS, IN_PART, NO_DATA, artefacts_of, ledger
 from svmbench.render import ROOT, stored_records
 from svmbench.sweep import artefact_settings, cells
 
@@ -36,7 +36,7 @@ def claims_markdown(claims, heading="##"):
     and the paper's evidence."""
     counts = {verdict: sum(c.verdict == verdict for c in claims)
               for verdict in (HOLDS, IN_PART, "does not hold here", NO_DATA)}
-    lines = [f"{heading} Claims ledger: each seed paper's headline claims, tested here",
+    lines = [f"{heading} Claims ledger: each seed paper's headline claims, tested here", "",
              "Each claim restated as a testable statement and tested on the committed records "
              "(the leaderboard's common protocol for accuracy across models, the paper's own "
              "artefact where the claim is about its own table), with the test, our numbers and "
@@ -57,4 +57,5 @@ def claims_markdown(claims, heading="##"):
 
 def claims_ledger(leaderboard_records):
     """Every claim answered by the committed stores, the leaderboard's records given."""
-    return ledger(records_of(set(CLAIMS.values()), {"leaderboard": leaderboard_records}))
+    needed = {name for claim in CLAIMS for name in artefacts_of(claim)}
+    return ledger(records_of(needed, {"leaderboard": leaderboard_records}))

@@ -264,17 +264,33 @@ def rosen_fewer_iterations_at_small_tolerance(records):
     paper = load_reference("rosen_table2")
     loose = load_reference("rosen_table1")
     question = Question(
-        paper="rosen-projection-svm", source="abstract, §5",
+        paper="rosen-projection-svm", source="abstract, §5, Tables 1-2",
         statement=("Rosen's projection needs fewer iterations than SMO (Keerthi's Modification "
                    "2), particularly at the strict tolerance 1e-6."),
-        test="Per set mean iterations SMO / Rosen at tol 1e-6 (rosen_table2's records); "
-        "one-sided Wilcoxon signed-rank on log iterations; holds when Rosen needs fewer on "
-        "every set and p < 0.05.",
+        test="Per set mean iterations SMO / Rosen at tol 1e-6 and 1e-3 (rosen_table2's and "
+        "rosen_table1's records); one-sided Wilcoxon signed-rank on log iterations at 1e-6; "
+        "holds when Rosen needs fewer on every set at 1e-6, p < 0.05 and the median ratio is "
+        "larger at 1e-6 than at 1e-3; does not hold when the 1e-6 comparison does not.",
         paper_evidence=(f"Table 2 (1e-6): SMO / Rosen iterations {paper['ratio'].min():.2f} to "
-                        f"{paper['ratio'].max():.2f} on {len(paper)} sets (Table 1, 1e-3: "
-                        f"{loose['ratio'].min():.2f} to {loose['ratio'].max():.2f})."))
-    a, b = paired(per_set(records, "iterations"), "rosen", "smo_mod2")
-    return decided(question, a, lambda: lower_cost(a, b, "Rosen", "SMO", "iterations"))
+                        f"{paper['ratio'].max():.2f} on {len(paper)} sets, median "
+                        f"{paper['ratio'].median():.2f} (Table 1, 1e-3: "
+                        f"{loose['ratio'].min():.2f} to {loose['ratio'].max():.2f}, median "
+                        f"{loose['ratio'].median():.2f})."))
+    done = finished_records(records)
+    strict, relaxed = (per_set(done[done["tol"] == tol], "iterations") if "tol" in done
+                       else pd.DataFrame() for tol in (1e-6, 1e-3))
+    a, b = paired(strict, "rosen", "smo_mod2")
+    if len(a) < 2:
+        return no_data(question)
+    verdict, numbers = lower_cost(a, b, "Rosen", "SMO", "iterations at 1e-6")
+    loose_a, loose_b = paired(relaxed, "rosen", "smo_mod2")
+    strict_median = float(np.median(b / a))
+    loose_median = float(np.median(loose_b / loose_a)) if len(loose_a) else np.nan
+    if verdict == HOLDS and not strict_median > loose_median:
+        verdict = IN_PART
+    return Claim(**vars(question), verdict=verdict, numbers=(
+        f"{numbers}; median ratio {strict_median:.2f} at 1e-6, {loose_median:.2f} at 1e-3 "
+        f"({len(loose_a)} sets)"))
 
 
 def rosen_as_accurate_as_smo(records):
@@ -442,14 +458,14 @@ def mfw_reaches_cvm_accuracy_faster(records):
     return Claim(**vars(question), numbers="; ".join(n for _, n in parts), verdict=verdict)
 
 
-# each claim -> the artefact whose records test it
+# each claim -> the artefact (or artefacts, their records together) whose records test it
 CLAIMS = {
     gs_svm_as_accurate_as_c_svm: "leaderboard",
     gs_svm_more_accurate_than_hm_svm: "leaderboard",
     gs_svm_fewer_kernel_evaluations_than_smo: "gs2005_table1",
     gs_svm_faster_than_libsvm: "gs2008_table2",
     gs_svm_fewer_support_vectors: "gs2008_table2",
-    rosen_fewer_iterations_at_small_tolerance: "rosen_table2",
+    rosen_fewer_iterations_at_small_tolerance: ("rosen_table1", "rosen_table2"),
     rosen_as_accurate_as_smo: "rosen_table2",
     rosen_more_kernel_operations: "rosen_table2",
     ensemble_matches_svm_best: "tsang_table2",
@@ -461,9 +477,20 @@ CLAIMS = {
 }
 
 
+def artefacts_of(claim):
+    """The artefacts whose records a claim of :data:`CLAIMS` reads."""
+    named = CLAIMS[claim]
+    return (named,) if isinstance(named, str) else named
+
+
 def ledger(records_of):
-    """Every claim of :data:`CLAIMS` on ``records_of[artefact]`` (a DataFrame of that
-    artefact's records; missing or empty: not tested)."""
+    """Every claim of :data:`CLAIMS` on the records of its artefacts (``records_of``: artefact
+    -> DataFrame of its records; missing or empty: not tested)."""
     empty = pd.DataFrame(columns=["dataset", "algorithm", "status", "fold"])
-    return [replace(claim(records_of.get(artefact, empty)), artefact=artefact)
-            for claim, artefact in CLAIMS.items()]
+    answered = []
+    for claim in CLAIMS:
+        names = artefacts_of(claim)
+        found = [records_of[name] for name in names if name in records_of]
+        records = pd.concat(found, ignore_index=True) if found else empty
+        answered.append(replace(claim(records), artefact=" + ".join(names)))
+    return answered
