@@ -161,6 +161,14 @@ def decided(question, a, verdict_and_numbers):
     return Claim(**vars(question), numbers=numbers, verdict=verdict)
 
 
+def both(question, results):
+    """The Claim of a question answered by several (verdict, numbers): their common verdict, or
+    holds in part when they differ."""
+    verdicts = {verdict for verdict, _ in results}
+    return Claim(**vars(question), numbers="; ".join(numbers for _, numbers in results),
+                 verdict=verdicts.pop() if len(verdicts) == 1 else IN_PART)
+
+
 def reference_mean(name, column, rows="Mean"):
     table = load_reference(name)
     return table.loc[table.iloc[:, 0] == rows, column].to_numpy(dtype=float)
@@ -223,39 +231,35 @@ def gs_svm_fewer_kernel_evaluations_than_smo(records):
         return no_data(question)
     results = [lower_cost(*paired(k2, "gs_svm", smo), "GS-SVM", smo, "K2", factor=10.0)
                for smo in ("smo_mod1", "smo_mod2")]
-    verdicts = {v for v, _ in results}
-    verdict = verdicts.pop() if len(verdicts) == 1 else IN_PART
-    return Claim(**vars(question), numbers="; ".join(n for _, n in results), verdict=verdict)
+    return both(question, results)
+
+
+def gs_svm_below_libsvm(records, field, column, what, source, statement):
+    """GS-SVM below LIBSVM on ``field`` (the paper's Table II column ``<libsvm|gs_svm>_<column>``)
+    at the paper's C, per set ratio and one-sided Wilcoxon signed-rank on the logs."""
+    paper = load_reference("gs2008_table2")
+    ours_paper, theirs_paper = paper[f"gs_svm_{column}"], paper[f"libsvm_{column}"]
+    question = Question(
+        paper="gs-svm-tnn2008", source=source, statement=statement,
+        test=f"Per set {what} LIBSVM / GS-SVM; one-sided Wilcoxon signed-rank on the logs; "
+        "holds when GS-SVM is lower on every set and p < 0.05.",
+        paper_evidence=(f"Table II: GS-SVM lower on {int((ours_paper < theirs_paper).sum())} of "
+                        f"{len(paper)} sets, LIBSVM / GS-SVM {(theirs_paper / ours_paper).min():.2f}"
+                        f" to {(theirs_paper / ours_paper).max():.2f}."))
+    a, b = paired(per_set(records, field), "gs_svm", "libsvm")
+    return decided(question, a, lambda: lower_cost(a, b, "GS-SVM", "LIBSVM", what))
 
 
 def gs_svm_faster_than_libsvm(records):
-    paper = load_reference("gs2008_table2")
-    faster = int((paper["gs_svm_time_s"] < paper["libsvm_time_s"]).sum())
-    question = Question(
-        paper="gs-svm-tnn2008", source="abstract, §V-A, Table II",
-        statement="GS-SVM trains faster than LIBSVM at the paper's C (2 Adult, 4 Web).",
-        test="Per set training time LIBSVM / GS-SVM; one-sided Wilcoxon signed-rank on log "
-        "time; holds when GS-SVM is faster on every set and p < 0.05.",
-        paper_evidence=(f"Table II: GS-SVM faster on {faster} of {len(paper)} sets, LIBSVM / "
-                        f"GS-SVM time {(paper['libsvm_time_s'] / paper['gs_svm_time_s']).min():.2f}"
-                        f" to {(paper['libsvm_time_s'] / paper['gs_svm_time_s']).max():.2f}."))
-    a, b = paired(per_set(records, "train_time_s"), "gs_svm", "libsvm")
-    return decided(question, a, lambda: lower_cost(a, b, "GS-SVM", "LIBSVM", "training time"))
+    return gs_svm_below_libsvm(
+        records, "train_time_s", "time_s", "training time", "abstract, §V-A, Table II",
+        "GS-SVM trains faster than LIBSVM at the paper's C (2 Adult, 4 Web).")
 
 
 def gs_svm_fewer_support_vectors(records):
-    paper = load_reference("gs2008_table2")
-    fewer = int((paper["gs_svm_sv"] < paper["libsvm_sv"]).sum())
-    question = Question(
-        paper="gs-svm-tnn2008", source="§V-A, Table II",
-        statement="GS-SVM ends with fewer support vectors than LIBSVM at the paper's C.",
-        test="Per set support vectors LIBSVM / GS-SVM; one-sided Wilcoxon signed-rank on the "
-        "logs; holds when GS-SVM has fewer on every set and p < 0.05.",
-        paper_evidence=(f"Table II: GS-SVM fewer on {fewer} of {len(paper)} sets, LIBSVM / "
-                        f"GS-SVM {(paper['libsvm_sv'] / paper['gs_svm_sv']).min():.2f} to "
-                        f"{(paper['libsvm_sv'] / paper['gs_svm_sv']).max():.2f}."))
-    a, b = paired(per_set(records, "n_sv"), "gs_svm", "libsvm")
-    return decided(question, a, lambda: lower_cost(a, b, "GS-SVM", "LIBSVM", "support vectors"))
+    return gs_svm_below_libsvm(
+        records, "n_sv", "sv", "support vectors", "§V-A, Table II",
+        "GS-SVM ends with fewer support vectors than LIBSVM at the paper's C.")
 
 
 # --- rosen-projection-svm ---------------------------------------------------------------------
@@ -372,47 +376,43 @@ def fw_statistics():
     return w, p
 
 
-def fw_and_mfw_faster_than_cvm(records):
+def paper_versus_cvm(measure):
+    """The paper's Wilcoxon W and p of FW and MFW against CVM on ``measure`` (Tables 5-6)."""
     w, p = fw_statistics()
+    return "; ".join(f"{name} vs CVM W = {w.loc[measure, f'{key}_vs_cvm_W']:g}, p = "
+                     f"{p.loc[measure, f'{key}_vs_cvm_p']:.4g}"
+                     for key, name in (("fw", "FW"), ("mfw", "MFW")))
+
+
+def fw_and_mfw_faster_than_cvm(records):
     question = Question(
         paper="frank-wolfe-svm", source="abstract, §5.6, Tables 3, 5-7",
         statement="FW and MFW train faster than CVM.",
         test="Per set training time CVM / FW and CVM / MFW; one-sided Wilcoxon signed-rank on "
         "log time (the paper: on time); holds when faster on every set and p < 0.05, for both.",
-        paper_evidence=(f"Tables 5-6, 26 sets: FW vs CVM W = {w.loc['Time', 'fw_vs_cvm_W']:g}, "
-                        f"p = {p.loc['Time', 'fw_vs_cvm_p']:.4g}; MFW vs CVM W = "
-                        f"{w.loc['Time', 'mfw_vs_cvm_W']:g}, p = "
-                        f"{p.loc['Time', 'mfw_vs_cvm_p']:.4g}."))
+        paper_evidence=f"Tables 5-6, 26 sets: {paper_versus_cvm('Time')}.")
     time = per_set(records, "train_time_s")
     if len(paired(time, "fw", "cvm")[0]) < 2:
         return no_data(question)
     results = [lower_cost(*paired(time, fast, "cvm"), fast.upper(), "CVM", "training time")
                for fast in ("fw", "mfw")]
-    verdicts = {v for v, _ in results}
-    verdict = verdicts.pop() if len(verdicts) == 1 else IN_PART
-    return Claim(**vars(question), numbers="; ".join(n for _, n in results), verdict=verdict)
+    return both(question, results)
 
 
 def cvm_more_accurate_than_fw_and_mfw(records):
-    w, p = fw_statistics()
     question = Question(
         paper="frank-wolfe-svm", source="§5.6, Tables 2, 5-7",
         statement="CVM is more accurate than FW and than MFW (the price of their speed).",
         test="One-sided Wilcoxon signed-rank of CVM's accuracy > each one's over the sets, the "
         "paper's design (Table 4); holds when p < 0.05 for both.",
-        paper_evidence=(f"Tables 5-6: FW vs CVM W = {w.loc['Accuracy', 'fw_vs_cvm_W']:g}, "
-                        f"p = {p.loc['Accuracy', 'fw_vs_cvm_p']:.4g}; MFW vs CVM W = "
-                        f"{w.loc['Accuracy', 'mfw_vs_cvm_W']:g}, p = "
-                        f"{p.loc['Accuracy', 'mfw_vs_cvm_p']:.4g}; the loss \"usually lower "
-                        "than 1%\" (§5.6)."))
+        paper_evidence=(f"Tables 5-6: {paper_versus_cvm('Accuracy')}; the loss \"usually "
+                        "lower than 1%\" (§5.6)."))
     table = accuracy(records)
     if len(paired(table, "cvm", "fw")[0]) < 2:
         return no_data(question)
     results = [wilcoxon_design(*paired(table, "cvm", other), "CVM", other.upper(), "accuracy")
                for other in ("fw", "mfw")]
-    verdicts = {v for v, _ in results}
-    verdict = verdicts.pop() if len(verdicts) == 1 else IN_PART
-    return Claim(**vars(question), numbers="; ".join(n for _, n in results), verdict=verdict)
+    return both(question, results)
 
 
 def mfw_more_accurate_than_fw(records):
