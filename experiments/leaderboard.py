@@ -14,16 +14,18 @@ split (a given test set) cannot bold a cell.
 
 import numpy as np
 import pandas as pd
+from _claims import claims_ledger, claims_markdown
 from _common import sources_and_cells
+from _models_board import models_section
+from _ranks import ALPHA, complete_block, rank_statistics, statistics_text
 
 from svmbench.analysis.plots import critical_difference_diagram, pareto_figure, save_figure
-from svmbench.analysis.stats import friedman, holm, nemenyi, paired_t_test, ranks_vs_control
+from svmbench.analysis.stats import holm, paired_t_test
 from svmbench.analysis.tables import Table, to_markdown
 from svmbench.capabilities import UNSUITABLE
 from svmbench.solvers.base import FAULTS
 from svmbench.store import FINISHED
 
-ALPHA = 0.05
 # label -> (record field, its value in table units, lower is better, number format)
 METRICS = {
     "Test accuracy (%)": ("test_error", lambda error: 100.0 * (1.0 - error), False, "{:.2f}"),
@@ -90,58 +92,6 @@ def significantly_best(finished, label):
         if np.all(holm(pvalues) < ALPHA):
             best[dataset] = leader
     return best
-
-
-def complete_block(means):
-    """The largest simple block a rank test can use: solvers measured on at least half of the
-    data sets, then the data sets where all of them were; (block, dropped solvers, dropped
-    sets)."""
-    kept = means.columns[means.notna().mean() >= 0.5]
-    block = means[kept].dropna(how="any")
-    return block, sorted(set(means.columns) - set(kept)), sorted(set(means.index) - set(block.index))
-
-
-def rank_statistics(block, lower):
-    """(Friedman result, Nemenyi result, Holm table against the best-ranked solver) or None when
-    the block is too small to test (fewer than 2 data sets or solvers)."""
-    if block.shape[0] < 2 or block.shape[1] < 2:
-        return None
-    # means equal but for rounding (0 and 1/15 vs 1/30 twice) are ties: compare 12 digits
-    scores = (block if lower else -block).map(lambda value: float(f"{value:.12g}"))
-    test = friedman(scores, lower_is_better=True)
-    critical = nemenyi(scores, lower_is_better=True, alpha=ALPHA)
-    control = test.average_ranks.idxmin()
-    return test, critical, ranks_vs_control(test.average_ranks, test.n_datasets, control)
-
-
-def statistics_text(label, block, dropped_solvers, dropped_sets, result):
-    """The paragraph and Holm table of one ranked metric."""
-    if result is None:
-        return (f"**{label}**: too few complete data sets or solvers to rank "
-                f"({block.shape[0]} x {block.shape[1]}).")
-    test, critical, versus = result
-    control = test.average_ranks.idxmin()
-    ranks = ", ".join(f"{name} {rank:.2f}" for name, rank in test.average_ranks.sort_values().items())
-    dropped = "; ".join(filter(None, [
-        f"solvers left out (measured on under half the sets): {', '.join(dropped_solvers)}"
-        if dropped_solvers else "",
-        f"sets left out (a kept solver has no value there): {', '.join(dropped_sets)}"
-        if dropped_sets else ""]))
-    text = (f"**{label}** over {test.n_datasets} data sets x {block.shape[1]} solvers"
-            + (f" ({dropped})" if dropped else "") + f". Average ranks (1 = best): {ranks}. "
-            f"Friedman chi2 = {test.statistic:.2f} (df {test.df}, p = {test.pvalue:.3g}); "
-            f"Iman-Davenport F = {test.f_statistic:.2f} (df {test.f_df[0]}, {test.f_df[1]}, "
-            f"p = {test.f_pvalue:.3g}). Nemenyi critical difference at {ALPHA}: "
-            f"{critical.critical_difference:.2f}. Holm's post-hoc test against the best-ranked "
-            f"solver, {control}:")
-    versus = versus.sort_values("rank")
-    rows = pd.DataFrame({"Average rank": versus["rank"].map("{:.2f}".format),
-                         "z": versus["z"].map("{:.2f}".format),
-                         "p": versus["pvalue"].map("{:.3g}".format),
-                         "Holm p": versus["holm_pvalue"].map("{:.3g}".format),
-                         "Differs": np.where(versus["holm_pvalue"] < ALPHA, "yes", "no")},
-                        index=pd.Index(versus.index, name="Solver"))
-    return text + "\n\n" + to_markdown(Table(rows))
 
 
 def rank_row(result, columns):
@@ -243,6 +193,17 @@ def cost_table(finished):
                                            "solver; one process, see the threads field)"))
 
 
+def ledger_section(records, artefact):
+    """The claims ledger (paper scale: its claims are about the committed stores), also written
+    as claims.md beside the table for the report's page."""
+    if artefact.scale != "paper":
+        return ("## Claims ledger\n\nRendered at paper scale only: the seed papers' claims are "
+                "tested on the committed stores (results/leaderboard/claims.md).")
+    ledger = claims_ledger(records)
+    (artefact.output.parent / "claims.md").write_text(claims_markdown(ledger, heading="#") + "\n")
+    return claims_markdown(ledger)
+
+
 def render(records, artefact):
     out = artefact.output.parent
     parts = ["# Leaderboard: every solver on common ground",
@@ -281,7 +242,8 @@ def render(records, artefact):
     if len(points):
         save_figure(pareto_figure(points, f"{len(accuracy_block)} data sets"), out / "pareto")
         figures.append("![Accuracy vs training time](pareto.png)")
-    parts += ["## Per data set", *(metric_table(label, records, finished, results.get(label))
+    parts += [*models_section(records, finished, out),
+              "## Solvers board: per data set", *(metric_table(label, records, finished, results.get(label))
                                    for label in METRICS),
               status_table(records), "## Ranks and tests", *statistics,
               "## Figures", ("Critical difference diagrams (Nemenyi, alpha 0.05: solvers joined "
@@ -289,5 +251,5 @@ def render(records, artefact):
               "(mean accuracy and geometric-mean final-fit time over the ranked sets; filled: "
               "no other solver is both faster and more accurate)."), *figures,
               cost_table(finished), sweep_wall_time(records),
-              *sources_and_cells(records, artefact)]
+              ledger_section(records, artefact), *sources_and_cells(records, artefact)]
     return "\n\n".join(p for p in parts if p)

@@ -108,6 +108,24 @@ def test_critical_difference_diagram_fits_its_labels(k):
     assert min(label_ys) - bottom < 0.5   # no blank band under the lowest label
 
 
+def test_bayesian_pairs_figure_stacks_the_three_probabilities(tmp_path):
+    scores = pd.DataFrame({"a": np.linspace(70, 90, 10), "b": np.linspace(70, 90, 10) + 3,
+                           "c": np.linspace(70, 90, 10) + 0.1})
+    pairs = stats.pairwise_bayesian_signed_rank(scores, nsamples=2000)
+    figure = plots.bayesian_pairs_figure(pairs, rope=1.0, title="t")
+    ax = figure.axes[0]
+    bars = ax.patches
+    assert len(bars) == 3 * len(pairs)
+    ordered = pairs.sort_values(["p_equivalent", "first", "second"],
+                                ascending=[False, True, True])
+    columns = ["p_first_better", "p_equivalent", "p_second_better"]
+    widths = np.array([bar.get_width() for bar in bars]).reshape(3, len(pairs)).T
+    np.testing.assert_allclose(widths, ordered[columns].to_numpy())
+    assert [t.get_text() for t in ax.get_yticklabels()] == list(ordered["first"])
+    assert [t.get_text() for t in figure.axes[1].get_yticklabels()] == list(ordered["second"])
+    assert_written(plots.save_figure(figure, tmp_path / "bayes"))
+
+
 def test_bad_input_is_named(records):
     with pytest.raises(ValueError, match="baseline"):
         plots.scaling_figure(records, "libsvm")

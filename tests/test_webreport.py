@@ -145,3 +145,29 @@ def test_the_output_folder_is_emptied_only_when_it_is_a_site_built_before(tmp_pa
     (site / "static" / "report.css").write_text("")
     assert not empty_site_folder(site).exists()
     assert empty_site_folder(tmp_path / "new") == tmp_path / "new"
+
+
+def test_the_claims_ledger_is_a_page_linked_from_the_index_and_not_repeated(tmp_path,
+                                                                           monkeypatch):
+    from svmbench.webreport import build as site_build
+
+    monkeypatch.setattr(site_build, "cells_of", lambda names, workers: {})  # no artefact pages
+    build = site_build.build
+
+    board = tmp_path / "board"
+    board.mkdir()
+    (board / "leaderboard.md").write_text("# Leaderboard\n\n| solver | rank |\n|---|---|\n"
+                                          "| a | 1.5 |\n")
+    (board / "claims.md").write_text("# Claims ledger\n\n| # | Claim | Verdict |\n|---|---|---|\n"
+                                     "| 1 | GS-SVM is as accurate | **holds in part** |\n")
+    out = tmp_path / "site"
+    build(out, ["gs2008_table2"], workers=1, leaderboards=(("paper scale", board),),
+          bench=tmp_path / "no-bench", claims=board / "claims.md")
+    assert "holds in part" in (out / "claims.html").read_text()
+    assert 'href="claims.html"' in (out / "index.html").read_text()
+    assert "holds in part" not in (out / "leaderboard.html").read_text()
+    missing = tmp_path / "site2"
+    build(missing, ["gs2008_table2"], workers=1, leaderboards=(("paper scale", board),),
+          bench=tmp_path / "no-bench", claims=tmp_path / "none.md")
+    assert not (missing / "claims.html").exists()
+    assert "Not rendered yet" in (missing / "index.html").read_text()

@@ -7,7 +7,9 @@
 - :func:`error_bars` — training and test error per dataset and algorithm (gs-svm-tnn2008
   Figs. 2-3);
 - :func:`critical_difference_diagram` — Demšar (2006) CD diagram of average ranks;
-- :func:`pareto_figure` — accuracy vs time per algorithm, its Pareto front marked.
+- :func:`pareto_figure` — accuracy vs time per algorithm, its Pareto front marked;
+- :func:`bayesian_pairs_figure` — per pair of algorithms, the Bayesian signed-rank test's
+  P(first better), P(equivalent), P(second better) as one stacked bar (Benavoli et al. 2017).
 
 Every function returns a Figure; :func:`save_figure` writes ``<stem>.png`` and ``<stem>.pdf``.
 Styles differ by marker and line style as well as colour so figures survive grey print.
@@ -242,6 +244,37 @@ def pareto_figure(points: pd.DataFrame, title: str = "") -> plt.Figure:
         ax.grid(True, alpha=0.3)
         if title:
             ax.set_title(title)
+        figure.tight_layout()
+    return figure
+
+
+def bayesian_pairs_figure(pairs: pd.DataFrame, rope: float, title: str = "") -> plt.Figure:
+    """One horizontal bar per pair (rows of ``pairs`` as
+    :func:`svmbench.analysis.stats.pairwise_bayesian_signed_rank` gives them), split into
+    P(first better) | P(equivalent within the ROPE) | P(second better); pairs sorted by
+    P(equivalent), the first of each pair named on the left, the second on the right."""
+    pairs = pairs.sort_values(["p_equivalent", "first", "second"], ascending=[False, True, True])
+    parts = (("p_first_better", "first better", "white", "//"),
+             ("p_equivalent", f"equivalent (ROPE {rope:g})", "lightgrey", ""),
+             ("p_second_better", "second better", "dimgrey", ".."))
+    with plt.rc_context(PRINT_STYLE):
+        figure, ax = plt.subplots(figsize=(5.2, 0.8 + 0.18 * len(pairs)))
+        y = np.arange(len(pairs))[::-1]
+        left = np.zeros(len(pairs))
+        for column, label, colour, hatch in parts:
+            widths = pairs[column].to_numpy()
+            ax.barh(y, widths, left=left, height=0.75, color=colour, hatch=hatch,
+                    edgecolor="black", linewidth=0.4, label=label)
+            left += widths
+        ax.set_yticks(y, pairs["first"])
+        right = ax.twinx()
+        right.set_ylim(ax.get_ylim())
+        right.set_yticks(y, pairs["second"])
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("posterior probability (Bayesian signed-rank test)")
+        ax.legend(frameon=False, ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.0))
+        if title:
+            ax.set_title(title, pad=18)
         figure.tight_layout()
     return figure
 

@@ -13,16 +13,25 @@ Public API (every test returns a frozen dataclass; ``statistic``, ``pvalue``,
 - :func:`holm` — Holm step-down adjusted p-values;
 - :func:`ranks_vs_control` — each algorithm's average rank against a control's, z test with
   Holm's adjustment (Demšar 2006, §3.2.2);
+- :func:`pairwise_wilcoxon_holm` — every pair of algorithms over data sets: Wilcoxon
+  signed-rank with Holm's step-down adjustment over all pairs (Benavoli, Corani, Mangili, JMLR
+  2016, "Should we really use post-hoc tests based on mean-ranks?");
+- :func:`bayesian_signed_rank` — Bayesian signed-rank test with a region of practical
+  equivalence (Benavoli, Corani, Demšar, Zaffalon, JMLR 2017, "Time for a change", §5.1):
+  P(a better), P(equivalent), P(b better); :func:`pairwise_bayesian_signed_rank` for every pair;
 - :func:`midranks` — ranks with ties given their average rank.
 
 Alternatives follow scipy/R: ``"greater"`` means the first sample (``a``, or ``a - b``)
 tends to be larger. scipy.stats is not used here (it serves as the tests' oracle);
-distribution tails come from :mod:`scipy.special` and statsmodels.
+distribution tails come from :mod:`scipy.special` and statsmodels. The Bayesian test is our own
+(a few lines of numpy, seeded through a numpy Generator, vectorised over the posterior samples);
+the tests check it against baycomp (dev extra), draw for draw on baycomp's own Dirichlet samples.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
@@ -317,6 +326,105 @@ def ranks_vs_control(average_ranks, n_datasets: int, control: str) -> pd.DataFra
     pvalues = np.minimum(1.0, 2.0 * ndtr(-np.abs(z.to_numpy())))
     return pd.DataFrame({"rank": others, "z": z, "pvalue": pvalues,
                          "holm_pvalue": holm(pvalues)}, index=others.index)
+
+
+def pairwise_wilcoxon_holm(scores, alpha: float = 0.05, zero_method: str = "pratt",
+                           method: str = "auto") -> pd.DataFrame:
+    """Wilcoxon signed-rank test of every pair of algorithms over the data sets, Holm-adjusted
+    over all k(k-1)/2 pairs (Benavoli, Corani, Mangili 2016; Demšar 2006 §3.2.1 for the test).
+
+    ``scores``: rows = data sets, columns = algorithms (higher or lower better: the test is
+    two-sided). One row per pair (``first``, ``second`` in column order): ``statistic`` = W+ of
+    first - second, ``r_minus``, ``n`` (data sets), ``n_zero`` (ties), ``median_difference``,
+    ``pvalue`` (two-sided; exact up to 50 non-zero differences, as
+    :func:`wilcoxon_signed_rank`), ``holm_pvalue`` and ``reject`` (holm_pvalue < alpha).
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    table = _score_table(scores)
+    rows = []
+    for first, second in combinations(table.columns, 2):
+        test = wilcoxon_signed_rank(table[first], table[second], zero_method=zero_method,
+                                    method=method)
+        rows.append({"first": first, "second": second, "statistic": test.statistic,
+                     "r_minus": test.r_minus, "n": test.n, "n_zero": test.n_zero,
+                     "median_difference": float(np.median(table[first] - table[second])),
+                     "pvalue": test.pvalue})
+    pairs = pd.DataFrame(rows)
+    pairs["holm_pvalue"] = holm(pairs["pvalue"].to_numpy())
+    pairs["reject"] = pairs["holm_pvalue"] < alpha
+    return pairs
+
+
+@dataclass(frozen=True)
+class BayesianSignedRankResult:
+    """Bayesian signed-rank test of a - b with a ROPE: the posterior probability that each
+    region is the most probable one (Benavoli et al. 2017, §5.1; baycomp's ``probs``).
+    ``samples``: the posterior samples of (theta_b, theta_equivalent, theta_a), one row each."""
+
+    p_a_better: float
+    p_equivalent: float
+    p_b_better: float
+    rope: float
+    prior: float
+    nsamples: int
+    seed: int
+    samples: np.ndarray
+
+
+def bayesian_signed_rank(a, b, rope: float = 1.0, prior: float = 0.5, nsamples: int = 50000,
+                         seed: int = 0) -> BayesianSignedRankResult:
+    """Bayesian signed-rank test of the paired differences z = a - b (one per data set).
+
+    The Dirichlet process posterior of z has weights w ~ Dirichlet(prior, 1, ..., 1) on a
+    pseudo-observation z_0 = 0 and on the n observed differences (Benavoli et al. 2017, eq. 9);
+    each draw gives theta_a = sum_ij w_i w_j H((z_i + z_j) / 2 - rope) (a better by more than
+    the ROPE: the Walsh averages of the signed-rank statistic), theta_b likewise below -rope,
+    theta_equivalent = 1 - theta_a - theta_b, with H(0) = 1/2. Reported: the fraction of draws
+    in which each region's theta is the largest. ``seed`` feeds numpy's default Generator, so
+    a result is reproducible; the Monte Carlo error of each probability is at most
+    0.5 / sqrt(nsamples) (0.0022 at 50,000).
+    """
+    diff = _paired_differences(a, b)
+    if rope < 0:
+        raise ValueError(f"rope must be >= 0, got {rope}")
+    if prior <= 0 or nsamples < 1:
+        raise ValueError(f"prior must be > 0 and nsamples >= 1, got {prior} and {nsamples}")
+    alpha = np.concatenate([[prior], np.ones(diff.size)])
+    weights = np.random.default_rng(seed).dirichlet(alpha, nsamples)
+    samples = signed_rank_posterior(diff, rope, weights)
+    p_b, p_equivalent, p_a = np.bincount(samples.argmax(axis=1), minlength=3) / nsamples
+    return BayesianSignedRankResult(float(p_a), float(p_equivalent), float(p_b), float(rope),
+                                    float(prior), int(nsamples), int(seed), samples)
+
+
+def signed_rank_posterior(diff, rope: float, weights: np.ndarray) -> np.ndarray:
+    """Posterior samples (theta_b, theta_equivalent, theta_a) of the Bayesian signed-rank test
+    for differences ``diff`` given Dirichlet ``weights`` (draws x (1 + n), the first column the
+    pseudo-observation 0's weight): one row per draw."""
+    z = np.concatenate([[0.0], np.asarray(diff, dtype=float)])
+    walsh = z[:, None] + z[None, :]
+    above = (walsh > 2 * rope) + 0.5 * (walsh == 2 * rope)
+    below = (-walsh > 2 * rope) + 0.5 * (-walsh == 2 * rope)
+    theta_a = np.einsum("si,ij,sj->s", weights, above, weights)
+    theta_b = np.einsum("si,ij,sj->s", weights, below, weights)
+    return np.column_stack([theta_b, 1.0 - theta_a - theta_b, theta_a])
+
+
+def pairwise_bayesian_signed_rank(scores, rope: float = 1.0, prior: float = 0.5,
+                                  nsamples: int = 50000, seed: int = 0) -> pd.DataFrame:
+    """:func:`bayesian_signed_rank` of every pair of columns of ``scores`` (rows = data sets,
+    higher = better; e.g. accuracy in percent with ``rope`` 1 = one accuracy point), each pair
+    seeded with ``seed``. Columns ``first``, ``second``, ``p_first_better``, ``p_equivalent``,
+    ``p_second_better``, ``mean_difference``."""
+    table = _score_table(scores)
+    rows = []
+    for first, second in combinations(table.columns, 2):
+        test = bayesian_signed_rank(table[first], table[second], rope, prior, nsamples, seed)
+        rows.append({"first": first, "second": second, "p_first_better": test.p_a_better,
+                     "p_equivalent": test.p_equivalent, "p_second_better": test.p_b_better,
+                     "mean_difference": float((table[first] - table[second]).mean())})
+    return pd.DataFrame(rows)
 
 
 def _check_choice(name: str, value: str, choices) -> None:

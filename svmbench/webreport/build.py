@@ -5,7 +5,9 @@
 
 Pages: ``index.html`` (the reproduction scoreboard), ``artefacts/<name>.html`` (table beside the
 paper's with deviations coloured, figures, notes, provenance, every cell's command and record),
-``leaderboard.html``, ``bench.html`` and ``pages/<file>.html`` for the other results notes.
+``leaderboard.html``, ``claims.html`` (the claims ledger: each seed paper's claims with a verdict,
+results/leaderboard/claims.md), ``bench.html`` and ``pages/<file>.html`` for the other results
+notes.
 """
 
 import argparse
@@ -35,6 +37,7 @@ IMAGES = (".png", ".svg")
 LEADERBOARDS = (("paper scale", RESULTS / "leaderboard"),
                 ("quick scale", RESULTS / "quick" / "leaderboard"))
 BENCH = RESULTS / "bench"
+CLAIMS = RESULTS / "leaderboard" / "claims.md"  # written with leaderboard.md, a page of its own
 SKIP = {"runs", "quick", "site", "leaderboard", "bench", "store", "quickstart"}
 
 
@@ -192,10 +195,11 @@ class Folder:
         return not (self.documents or self.figures)
 
 
-def folder(site, path):
-    """Every Markdown file and every image (any depth) of a folder, for a top-level page; the
-    images the Markdown does not show itself follow it."""
-    markdown = sorted(path.glob("*.md")) if path.is_dir() else []
+def folder(site, path, exclude=()):
+    """Every Markdown file (but those named in ``exclude``) and every image (any depth) of a
+    folder, for a top-level page; the images the Markdown does not show itself follow it."""
+    markdown = sorted(p for p in path.glob("*.md") if p.name not in exclude) \
+        if path.is_dir() else []
     documents = [site.document(p, "") for p in markdown]
     images = [p for p in path.rglob("*") if p.suffix in IMAGES and p.resolve() not in site.embedded]
     return Folder(shown_path(path).as_posix(), documents, site.figures(images))
@@ -226,9 +230,10 @@ def empty_site_folder(out):
     return out
 
 
-def build(out, names=None, workers=None, leaderboards=LEADERBOARDS, bench=BENCH):
+def build(out, names=None, workers=None, leaderboards=LEADERBOARDS, bench=BENCH, claims=CLAIMS):
     """Write the site into ``out`` (emptied first); return the scoreboard. ``leaderboards``:
-    (label, folder) pairs; ``bench``: the folder of ``make bench`` results."""
+    (label, folder) pairs; ``bench``: the folder of ``make bench`` results; ``claims``: the
+    claims ledger's Markdown (its page is left out when the file is missing)."""
     out = Path(out)
     site = Site(empty_site_folder(out))
     static = resources.files("svmbench.webreport").joinpath("static")
@@ -240,12 +245,17 @@ def build(out, names=None, workers=None, leaderboards=LEADERBOARDS, bench=BENCH)
               cells_of(chosen, workers or os.cpu_count()).items()]
     outputs = {ROOT / artefact_settings(name, SCALE)[0]["output"] for name in artefacts()}
     pages = other_documents(site, outputs)
-    leaderboards = [(label, folder(site, path)) for label, path in leaderboards]
+    leaderboards = [(label, folder(site, path, exclude={claims.name}))
+                    for label, path in leaderboards]
     bench = folder(site, bench)
+    ledger = site.document(claims, "") if claims.is_file() else None
+    if ledger:
+        site.write("claims.html", "document.html.j2", document=ledger)
     site.write("leaderboard.html", "leaderboard.html.j2", leaderboards=leaderboards)
     site.write("bench.html", "folder.html.j2", title="make bench", folder=bench)
     site.write("index.html", "index.html.j2", scores=scores, pages=pages,
-               leaderboards=leaderboards, bench=bench, tolerance=compare.RELATIVE_TOLERANCE,
+               leaderboards=leaderboards, bench=bench, claims=ledger,
+               tolerance=compare.RELATIVE_TOLERANCE,
                bands=compare.BANDS)
     return scores
 
