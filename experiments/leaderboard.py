@@ -20,6 +20,7 @@ from _models_board import models_section
 from _ranks import ALPHA, complete_block, rank_statistics, statistics_text
 
 from svmbench.analysis.plots import critical_difference_diagram, pareto_figure, save_figure
+from svmbench.analysis.settings import differences_note, differing_settings
 from svmbench.analysis.stats import holm, paired_t_test
 from svmbench.analysis.tables import Table, to_markdown
 from svmbench.capabilities import UNSUITABLE
@@ -242,10 +243,21 @@ def render(records, artefact):
     if len(points):
         save_figure(pareto_figure(points, f"{len(accuracy_block)} data sets"), out / "pareto")
         figures.append("![Accuracy vs training time](pareto.png)")
+    differences = differences_note(differing_settings(finished))
     parts += [*models_section(records, finished, out),
-              "## Solvers board: per data set", *(metric_table(label, records, finished, results.get(label))
-                                   for label in METRICS),
-              status_table(records), "## Ranks and tests", *statistics,
+              "## Solvers board",
+              ("The solvers of one dual (the C-SVM's SMO variants, Rosen, LIBSVM and oneDAL; "
+               "HM-SVM and GS-SVM; CVM, FW and MFW; rho-SVM and fixed-eta EG) solve the same "
+               "convex problem, so they are compared on what it costs them to reach a common "
+               "certified suboptimality, not on accuracy: [solvers.md](solvers.md) (`make "
+               "solvers`, conf/experiment/solvers.yaml). The tables below list every solver's "
+               "cells for reference; between solvers of one problem their accuracies differ by "
+               "where each stopped."),
+              "## Every solver, per data set",
+              *(metric_table(label, records, finished, results.get(label)) for label in METRICS),
+              *(["Settings that differ between cells side by side (beyond the tuned gamma and "
+                 "C):\n" + "\n".join(differences)] if differences else []),
+              status_table(records), "## Ranks and tests (every solver)", *statistics,
               "## Figures", ("Critical difference diagrams (Nemenyi, alpha 0.05: solvers joined "
               "by a bar are not significantly different) and the accuracy-vs-time Pareto plot "
               "(mean accuracy and geometric-mean final-fit time over the ranked sets; filled: "

@@ -46,10 +46,17 @@ def _text(value):
 
 
 def differences_note(differences):
-    """Markdown lines naming each data set's differing settings, by key and value."""
-    return [f"- {dataset}: " + "; ".join(
-        f"{key} differs ({', '.join(f'{name} {value}' for name, value in values.items())})"
-        for key, values in keys.items()) for dataset, keys in differences.items()]
+    """Markdown lines naming the differing settings by key and value, one line per distinct
+    difference with the data sets it holds on."""
+    grouped = {}
+    for dataset, keys in differences.items():
+        text = "; ".join(
+            f"{key} differs ({', '.join(f'{name} {value}' for name, value in values.items())})"
+            for key, values in keys.items())
+        grouped.setdefault(text, []).append(dataset)
+    return [f"- {', '.join(datasets)}"
+            + (f" ({len(datasets)} data sets)" if len(datasets) > 1 else "") + f": {text}"
+            for text, datasets in grouped.items()]
 
 
 def pair_difference(differences, dataset, first, second):
