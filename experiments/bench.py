@@ -310,7 +310,8 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
             row["bk us/it"] = 1e6 * (row["CPU s"] - row_time) / results["iter"]
         if contender.progress is not None:
             iteration, requested, computed = contender.progress
-            bound = computed * row_seconds[gamma] + requested * row_seconds["read"]
+            row["entries s"] = bound = (computed * row_seconds[gamma]
+                                        + requested * row_seconds["read"])
             row["note"] += (f" after {iteration:.0f} iterations (last checkpoint; K2 "
                             f"{requested:.4g}, K1 {computed:.4g}: its kernel entries alone "
                             f"{bound:.3g} s)")
@@ -420,7 +421,8 @@ def headline(summary, speeds, all_cores):
 
 
 def cell_table(rows):
-    values = pd.DataFrame(rows).drop(columns=["dataset", "n", "solver", "threads"])
+    values = pd.DataFrame(rows).drop(columns=["dataset", "n", "solver", "threads",
+                                              "entries s"], errors="ignore")
     values["C"] = values["C"].map("{:g}".format)
     values["gamma"] = values["gamma"].map("{:g}".format)
     values = values.set_index("contender")
@@ -576,6 +578,10 @@ def slow_headline(frame, args):
                      f"gamma {worst.gamma:g})")
         if len(over):
             line += "; over budget on " + ", ".join(dict.fromkeys(over.dataset))
+        if "entries s" in runs and runs["entries s"].notna().any():
+            spent = runs["entries s"].dropna()
+            line += (f"; the {len(spent)} fit(s) stopped at the budget had spent {spent.min():.0f}"
+                     f"-{spent.max():.0f} s on their kernel entries alone by their last checkpoint")
         lines.append(line)
     for solver, (mean, worst, within, cells) in parity(frame).items():
         if solver in SLOW_SOLVERS:
