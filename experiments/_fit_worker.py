@@ -4,12 +4,15 @@ A numba fit cannot be interrupted from Python (no signal reaches compiled code),
 solver's cell can take hours (Rosen on w7a, issue 30), so the bench runs these fits in a spawned
 process (``spawn``: numba's OpenMP layer is not fork-safe) that holds the data set and keeps its
 kernel-cache pool between fits, as the bench's own process does. A fit not done within the
-budget has its worker killed; the next fit starts a new one.
+budget has its worker killed; the next fit starts a new one. The worker writes its fits'
+convergence checkpoints into memory it shares with the bench (svmbench.solvers.checkpoints,
+``Checkpoints.shared``), so that a stopped fit still tells how far it went (``progress``).
 """
 
 import multiprocessing
 import time
 from collections import Counter
+from multiprocessing import shared_memory
 
 import numba
 import numpy as np
@@ -18,6 +21,9 @@ from threadpoolctl import threadpool_limits
 from svmbench.algorithms import build_estimator
 from svmbench.runner import warm_up
 from svmbench.solvers.base import FAULTS
+from svmbench.solvers.checkpoints import COUNT, MAX_POINTS, Checkpoints, last_point
+
+CURVE_SHAPE = (1 + MAX_POINTS, 6)  # a curve's array (checkpoints.new_curve)
 
 
 def one_blas_thread():
@@ -44,10 +50,18 @@ def summarize(model, X_test, y_test):
             "K2": getattr(model, "kernel_requested_", None)}
 
 
-def serve(connection, data, solvers):
+def curve_in(memory):
+    """The curve array over shared ``memory``."""
+    return np.ndarray(CURVE_SHAPE, dtype=np.float64, buffer=memory.buf)
+
+
+def serve(connection, data, solvers, curve_name):
     """The worker: compile ``solvers``, then fit each (params, threads) it receives, sending
-    (wall, CPU) as soon as the fit ends and then the model's summary."""
+    (wall, CPU) as soon as the fit ends and then the model's summary; its fits' checkpoints go
+    to the shared memory named ``curve_name``."""
     X, y, X_test, y_test = data
+    memory = shared_memory.SharedMemory(name=curve_name)
+    Checkpoints.shared = curve_in(memory)
     one_blas_thread()
     for solver in solvers:
         warm_up(solver, "rbf")
@@ -68,25 +82,40 @@ class FitWorker:
     def __init__(self, data, solvers):
         self.data, self.solvers = data, solvers
         self.process = self.connection = None
+        self.memory = shared_memory.SharedMemory(create=True,
+                                                 size=int(np.prod(CURVE_SHAPE)) * 8)
+        self.curve = curve_in(self.memory)
+        self.progress = None  # (iteration, K2, K1) of the last fit stopped, at its last checkpoint
 
     def fit(self, params, threads, budget):
         """((wall, CPU), summary) of one fit, or None when it was not done within ``budget``
-        seconds of wall time (the worker is then killed)."""
+        seconds of wall time (the worker is then killed, and ``progress`` tells how far the fit
+        went: its last checkpoint, or None before its first)."""
         if self.process is None:
             context = multiprocessing.get_context("spawn")
             self.connection, child = context.Pipe()
-            self.process = context.Process(target=serve, args=(child, self.data, self.solvers),
-                                           daemon=True)
+            self.process = context.Process(target=serve, args=(child, self.data, self.solvers,
+                                                               self.memory.name), daemon=True)
             self.process.start()
             self.connection.recv()  # "ready": compiled, outside the budget
+        self.curve[0, COUNT] = 0  # no point yet
         self.connection.send((params, threads))
         if not self.connection.poll(budget):
-            self.close()
+            self.stop()
+            self.progress = last_point(self.curve)
             return None
         return self.connection.recv(), self.connection.recv()
 
-    def close(self):
+    def stop(self):
+        """Kill the worker (the next fit starts a new one)."""
         if self.process is not None:
             self.process.kill()
             self.process.join()
             self.process = self.connection = None
+
+    def close(self):
+        """Kill the worker and free the shared memory."""
+        self.stop()
+        self.curve = None
+        self.memory.close()
+        self.memory.unlink()

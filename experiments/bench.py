@@ -20,8 +20,18 @@ process's first touch of its memory costs page faults that later fits do not pay
 Per cell, ours: ``ns/K1``, the fit's CPU time (1 thread: its work, whatever the load) per
 computed kernel entry (K1), and ``rows %``, an estimate of the share of that fit spent computing
 kernel rows: K1 times the time per entry of full rows of the set at that gamma (calibrated once
-per cell and gamma, cache off, 1 thread, best of 3 wall) over the fit's CPU time. A share near
-100 % means the fit is at the row engine's bound.
+per cell and gamma, cache off, 1 thread, best of 3 CPU times) over the fit's CPU time. A share
+near 100 % means the fit is at the row engine's bound. ``us/it``: that CPU time per iteration
+(summed over class pairs); ``bk us/it``: its bookkeeping per iteration, the CPU time less the
+kernel rows' time, K1 x the time per computed entry above plus K2 x the time per requested entry
+(``read_time_per_entry``: Rosen's Q d, eight cached float32 rows of the mean class-pair
+length added into a float64 vector per pass, the fastest reading of rows we have, from a pool
+of those rows as large as the pair's Q-matrix up to 256 MB, best of 3 CPU times). Every
+requested entry is read at least once, so what remains is the rule's own work (issue 42: within 1.5x of smo_wss2's per iteration, the
+Summary's parity line). A slow solver's cell stopped at the budget says how far its fit went
+(the last convergence checkpoint: iteration, K2, K1, from a curve its worker shares with the
+bench) and the time its kernel entries alone took by then at those costs: a measured lower
+bound of what the published rule spent.
 
 No solver has a size limit. A cell whose first fit exceeds the time budget (``--budget``) is
 not repeated and is marked "over budget", and the solver's later cells of that set are not run,
@@ -73,6 +83,7 @@ from svmbench.data import load_dataset
 from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
 from svmbench.runner import warm_up
+from svmbench.solvers.rosen import GROUP, add_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 # data set -> (C, gamma, GS-SVM's gamma, scaled to [-1, 1]): Adult and Web gs-svm-tnn2008
@@ -100,6 +111,7 @@ TOL = 1e-3
 SVC_LABEL, ONEDAL_LABEL = "SVC (LIBSVM)", "oneDAL SVC"
 SV_TOLERANCE, ACCURACY_TOLERANCE = 0.025, 0.1  # equal results: relative SV count, points
 CALIBRATION_ROWS = 20
+READ_POOL_MB = 256.0  # read_time_per_entry's largest pool of rows
 
 
 @dataclass
@@ -115,6 +127,7 @@ class Contender:
     over_budget: bool = False
     stopped: bool = False  # killed at the budget: no times, no results
     not_tried: bool = False  # its solver's 1-thread fit in this cell was stopped at the budget
+    progress: tuple | None = None  # stopped: (iteration, K2, K1) of its last checkpoint
 
 
 def peer_svc(C, gamma):
@@ -186,6 +199,8 @@ def timed_fit(contender, data, all_cores, budget, worker, keep=True):
     if contender.solver in SLOW_SOLVERS:
         done = worker.fit(contender.params, contender.threads, budget)
         contender.stopped = contender.over_budget = done is None
+        if done is None:
+            contender.progress = worker.progress
         if done is not None:
             (wall, cpu), contender.summary = done
             if keep:
@@ -206,19 +221,43 @@ def timed_fit(contender, data, all_cores, budget, worker, keep=True):
 
 
 def row_time_per_entry(X, gamma, all_cores):
-    """Seconds per kernel entry of full rows of X at gamma (cache off, 1 thread, best of 3)."""
+    """CPU seconds per kernel entry of full rows of X at gamma (cache off, 1 thread, best of
+    3)."""
     numba.set_num_threads(1)
     provider = make_provider(X, "rbf", gamma=gamma, cache_mb=0)
     n = X.shape[0]
     out, positions = np.empty(n), np.linspace(0, n - 1, CALIBRATION_ROWS).astype(np.int64)
     best = math.inf
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.process_time()
         for position in positions:
             kernel_row_once(provider, position, n, out)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     numba.set_num_threads(all_cores)
     return best / (CALIBRATION_ROWS * n)
+
+
+def read_time_per_entry(length):
+    """CPU seconds per requested entry: the least time we know a cached entry to be read in,
+    Rosen's Q d (svmbench.solvers.rosen.add_rows: GROUP rows of float32 entries added into a
+    float64 vector per pass over it), over as many rows of ``length`` entries as the Q-matrix of
+    that many samples holds, at most READ_POOL_MB (best of 3)."""
+    count = max(GROUP, min(length, int(READ_POOL_MB * 2**20) // (4 * length)))
+    pool = np.random.default_rng(0).random(count * length, dtype=np.float32)
+    offsets, weights = np.arange(count, dtype=np.int64) * length, np.full(count, 0.5)
+    out = np.zeros(length)
+    add_rows(out, pool, offsets, weights, count)  # compiled and the pool touched, untimed
+    best = math.inf
+    for _ in range(3):
+        start = time.process_time()
+        add_rows(out, pool, offsets, weights, count)
+        best = min(best, time.process_time() - start)
+    return best / (count * length)
+
+
+def pair_length(y):
+    """The mean number of samples of a one-vs-one class pair of labels y (n for two classes)."""
+    return round(2 * y.shape[0] / np.unique(y).shape[0])
 
 
 def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, worker):
@@ -257,12 +296,25 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
                "CPU s": statistics.median(contender.cpus) if contender.cpus else math.nan,
                **results, "note": "; ".join(filter(None, [note(contender, args.budget),
                                                          faults]))}
-        if computed and contender.threads == 1:
-            gamma = point[2] if contender.solver == "gs_svm" else point[1]
+        gamma = point[2] if contender.solver == "gs_svm" else point[1]
+        if contender.threads == 1 and (computed or contender.progress is not None):
             if gamma not in row_seconds:
                 row_seconds[gamma] = row_time_per_entry(X, gamma, all_cores)
+            if "read" not in row_seconds:
+                row_seconds["read"] = read_time_per_entry(pair_length(data[1]))
+        if computed and contender.threads == 1:
+            row_time = computed * row_seconds[gamma] + results["K2"] * row_seconds["read"]
             row["ns/K1"] = 1e9 * row["CPU s"] / computed
             row["rows %"] = 100.0 * computed * row_seconds[gamma] / row["CPU s"]
+            row["us/it"] = 1e6 * row["CPU s"] / results["iter"]
+            row["bk us/it"] = 1e6 * (row["CPU s"] - row_time) / results["iter"]
+        if contender.progress is not None:
+            iteration, requested, computed = contender.progress
+            row["entries s"] = bound = (computed * row_seconds[gamma]
+                                        + requested * row_seconds["read"])
+            row["note"] += (f" after {iteration:.0f} iterations (last checkpoint; K2 "
+                            f"{requested:.4g}, K1 {computed:.4g}: its kernel entries alone "
+                            f"{bound:.3g} s)")
         rows.append(row)
     skipped.update(c.solver for c in entrants if c.over_budget and c.threads is not None)
     return rows
@@ -369,13 +421,15 @@ def headline(summary, speeds, all_cores):
 
 
 def cell_table(rows):
-    values = pd.DataFrame(rows).drop(columns=["dataset", "n", "solver", "threads"])
+    values = pd.DataFrame(rows).drop(columns=["dataset", "n", "solver", "threads",
+                                              "entries s"], errors="ignore")
     values["C"] = values["C"].map("{:g}".format)
     values["gamma"] = values["gamma"].map("{:g}".format)
     values = values.set_index("contender")
     return Table(values, formats={"SV": "{:.0f}", "iter": "{:.0f}", "test acc %": "{:.2f}",
                                   "K1": "{:.4g}", "K2": "{:.4g}", "rows %": "{:.0f}",
-                                  "ns/K1": "{:.3g}"}, default_format="{:.3g}")
+                                  "ns/K1": "{:.3g}", "us/it": "{:.3g}", "bk us/it": "{:.3g}"},
+                 default_format="{:.3g}")
 
 
 def load_average():
@@ -449,7 +503,7 @@ def document(args, run, rows, sections, left):
         "# Benchmark matrix: our solvers against scikit-learn's SVC (LIBSVM) and oneDAL's SVC",
         *([f"**Partial: the run has not benched {', '.join(left)} yet (or was stopped).**"]
           if left else []),
-        f"Targets (issue 30):\n{headline(summary, speeds, all_cores)}"
+        f"Targets (issues 30, 42):\n{headline(summary, speeds, all_cores)}"
         + slow_headline(frame, args),
         ("RBF, 9 points per set: C x {1/4, 1, 4} times gamma x {1/4, 1, 4} around "
          + ", ".join(f"{name} C {setting[0]:g} gamma {setting[1]:g}" for name, setting in centres)
@@ -464,7 +518,10 @@ def document(args, run, rows, sections, left):
          f"and scipy's BLAS (predictions, untimed) {threads['blas_threads']} thread. "
          f"ns/K1: our 1-thread CPU time per computed kernel entry; rows %: estimated share of "
          f"that fit spent computing kernel rows (K1 x calibrated time per entry of full rows / "
-         f"CPU time). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
+         f"CPU time); us/it: that CPU time per iteration; bk us/it: its bookkeeping, (CPU time "
+         f"- K1 x time per computed entry - K2 x time per requested entry) / iterations, the "
+         f"time per requested entry that of Rosen's Q d over cached rows of the mean class "
+         f"pair's length (experiments/bench.py, read_time_per_entry). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
          f"{run['load_before']} before, {load_average()} after the last set; "
          f"{time.perf_counter() - run['started']:.0f} s."
          + ("" if peer_svc(1.0, 1.0) else " scikit-learn-intelex is not installed: no oneDAL "
@@ -478,6 +535,27 @@ def document(args, run, rows, sections, left):
         *sections,
         f"Command: `python experiments/bench.py {run['command']}`. {provenance()}",
     ])
+
+
+PARITY_TARGET = 1.5  # issue 42: bookkeeping per iteration within 1.5x of smo_wss2's
+
+
+def parity(frame, reference="smo_wss2"):
+    """Per solver but ``reference``: its bookkeeping per iteration (``bk us/it``, 1 thread) over
+    the reference's in the same cell, as (geometric mean, worst, cells within PARITY_TARGET,
+    cells compared); cells where either is not positive (at the rows' bound) are left out."""
+    if "bk us/it" not in frame:
+        return {}
+    cell = ["dataset", "C", "gamma"]
+    one = frame[(frame.threads == 1) & (frame["bk us/it"] > 0)]
+    base = one[one.solver == reference].set_index(cell)["bk us/it"]
+    found = {}
+    for solver, runs in one[one.solver != reference].groupby("solver", sort=False):
+        ratio = (runs.set_index(cell)["bk us/it"] / base).dropna()
+        if len(ratio):
+            found[solver] = (float(np.exp(np.mean(np.log(ratio)))), float(ratio.max()),
+                             int(np.sum(ratio <= PARITY_TARGET)), len(ratio))
+    return found
 
 
 def slow_headline(frame, args):
@@ -500,7 +578,16 @@ def slow_headline(frame, args):
                      f"gamma {worst.gamma:g})")
         if len(over):
             line += "; over budget on " + ", ".join(dict.fromkeys(over.dataset))
+        if "entries s" in runs and runs["entries s"].notna().any():
+            spent = runs["entries s"].dropna()
+            line += (f"; the {len(spent)} fit(s) stopped at the budget had spent {spent.min():.0f}"
+                     f"-{spent.max():.0f} s on their kernel entries alone by their last checkpoint")
         lines.append(line)
+    for solver, (mean, worst, within, cells) in parity(frame).items():
+        if solver in SLOW_SOLVERS:
+            lines.append(f"\n- {solver}, bookkeeping per iteration / smo_wss2's in the same cell, "
+                         f"1 thread: geometric mean {mean:.2f}, worst {worst:.2f}; {within} of "
+                         f"{cells} cells within {PARITY_TARGET:g}x (target: all)")
     return "".join(lines)
 
 

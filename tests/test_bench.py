@@ -3,6 +3,7 @@ times, the kernel columns, the summary per solver and the time budget."""
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,7 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
     assert "Partial" not in text
     assert "BLAS (predictions, untimed) 1 thread." in text
     assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | note |" \
-        " ns/K1 | rows % |" in text
+        " ns/K1 | rows % | us/it | bk us/it |" in text
     for label in ("SVC (LIBSVM)", "smo_wss2 (1 thr)", "gs_svm (1 thr)"):
         assert text.count(f"| {label} |") == 18  # 9 cells on each of the two sets
     for C, gamma in ((0.5, 0.0125), (8, 0.2), (2, 2), (32, 8)):  # corners and centres
@@ -154,3 +155,50 @@ def test_a_fit_ending_in_a_fault_is_named_in_its_cells_note():
     converged = bench.build_estimator({"name": "smo_wss2", "C": 1.0, "gamma": 1.0, "tol": 1e-3,
                                        "cache_mb": 1.0})
     assert bench.summarize(converged.fit(X, y), X, y)["faults"] == ""
+
+
+def test_parity_compares_bookkeeping_per_iteration_with_smo_wss2_in_the_same_cell():
+    """Two cells: x's bookkeeping 2x and 0.5x smo_wss2's (geometric mean 1, worst 2, one cell
+    within 1.5x); a cell at the rows' bound (bookkeeping <= 0) is left out."""
+    bench = load_bench()
+    rows = []
+    for C, ours, theirs in ((1.0, 4.0, 2.0), (2.0, 1.0, 2.0), (4.0, -1.0, 2.0)):
+        for solver, value in (("smo_wss2", theirs), ("x", ours)):
+            rows.append({"dataset": "s", "C": C, "gamma": 1.0, "solver": solver, "threads": 1,
+                         "bk us/it": value})
+    mean, worst, within, cells = bench.parity(pd.DataFrame(rows))["x"]
+    assert (mean, worst, within, cells) == (pytest.approx(1.0), pytest.approx(2.0), 1, 2)
+
+
+def test_time_per_requested_entry_is_that_of_reading_rows():
+    """read_time_per_entry: a positive time per entry, under 100 ns (a row read from memory)."""
+    bench = load_bench()
+    assert 0.0 < bench.read_time_per_entry(1000) < 1e-7
+    assert bench.pair_length(np.repeat([0, 1, 2, 3], 25)) == 50
+    assert bench.pair_length(np.repeat([0, 1], 30)) == 60
+
+
+def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
+    """The worker shares its fits' checkpoints with the bench: a fit killed at the budget leaves
+    its last checkpoint (iteration, K2, K1), and the next fit in a new worker finishes with the
+    counts of the same fit made here."""
+    sys.path.insert(0, str(BENCH.parent))
+    from _fit_worker import FitWorker, summarize
+
+    from svmbench.algorithms import build_estimator
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 5))
+    y = np.where(X[:, 0] + rng.normal(size=3000) > 0, 1, 0)
+    worker = FitWorker((X, y, X[:10], y[:10]), ["rosen"])
+    try:
+        slow = {"name": "rosen", "C": 1e6, "gamma": 2.0, "tol": 1e-9, "cache_mb": 100.0}
+        assert worker.fit(slow, 1, 3.0) is None
+        iteration, requested, computed = worker.progress
+        assert iteration > 0 and requested >= computed > 0
+        quick = {"name": "rosen", "C": 0.5, "gamma": 0.5, "tol": 1e-3, "cache_mb": 100.0}
+        (wall, _), summary = worker.fit(quick, 1, 600.0)
+        expected = summarize(build_estimator(quick).fit(X, y), X[:10], y[:10])
+        assert summary == expected and wall > 0
+    finally:
+        worker.close()

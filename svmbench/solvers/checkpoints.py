@@ -105,16 +105,34 @@ def close(curve, iteration, counters, objective, gap):
     curve[0, NEXT] = np.inf
 
 
+def last_point(curve):
+    """(iteration, kernel_requested, kernel_computed) of the last point of a curve, or None."""
+    count = int(curve[0, COUNT])
+    if count == 0:
+        return None
+    row = curve[count]
+    return int(row[ITERATION]), int(row[REQUESTED]), int(row[COMPUTED])
+
+
 def _number(value):
     return None if math.isnan(value) else float(value)
 
 
 class Checkpoints:
     """A fit's curve: ``array`` for the solver loop (:func:`note`, :func:`close`), and the wall
-    clock at its start."""
+    clock at its start.
+
+    ``Checkpoints.shared``: None, or an array of the curve's shape that every curve of that shape
+    is written into instead of a new one, so that another process that maps it reads how far a
+    fit went when it stops that fit (experiments/_fit_worker.py)."""
+
+    shared = None
 
     def __init__(self, capacity=None):
         self.array = new_curve(MAX_POINTS if capacity is None else capacity)
+        if Checkpoints.shared is not None and Checkpoints.shared.shape == self.array.shape:
+            Checkpoints.shared[:] = self.array
+            self.array = Checkpoints.shared
         self.start_ns = time.monotonic_ns()
 
     def points(self, stop):

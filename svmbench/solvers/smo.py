@@ -46,7 +46,9 @@ from collections import namedtuple
 import numpy as np
 from numba import get_num_threads, njit
 
+from svmbench.kernels.cache import BATCHES, PENDING
 from svmbench.kernels.provider import (
+    CACHING,
     COMPUTED,
     PARALLEL_CHUNK,
     REQUESTED,
@@ -134,18 +136,11 @@ def _exchange_state(s, a, b):
         values[a], values[b] = values[b], values[a]
 
 
-@njit(cache=True)
-def swap(provider, s, a, b, keep_prefix):
-    """LIBSVM Solver::swap_index: the provider's positions and the state's arrays together."""
-    swap_positions(provider, a, b, keep_prefix)
-    _exchange_state(s, a, b)
-
-
 @njit(cache=True, inline="always")
 def shrink_swap(provider, s, a, b):
-    """swap(provider, s, a, b, False) with the cached rows' entries left to the next request
-    (defer_swap_positions), inlined into the shrinking pass for the reference counts (see
-    solver_loop)."""
+    """swap_positions(provider, a, b) and the state's arrays, the cached rows' entries left to the
+    next request (defer_swap_positions), inlined into the shrinking pass for the reference counts
+    (see solver_loop)."""
     defer_swap_positions(provider, a, b)
     _exchange_state(s, a, b)
 
@@ -167,29 +162,6 @@ def take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j):
     gradient[i] = past_i if i >= length else gradient[i]
     gradient[j] = past_j if j >= length else gradient[j]
     alpha[i], alpha[j] = new_i, new_j
-
-
-@njit(cache=True)
-def no_pair(provider):
-    """A working-set rule's answer when it stops (or refuses a candidate pair)."""
-    return -1, -1, 0.0, 0.0, 0.0, provider.cache.pool[:0]
-
-
-@njit(cache=True)
-def propose_pair(provider, s, i, j):
-    """The first half of Platt's takeStep, as a working-set answer: the pair with its new alphas
-    and Q_ij, or no pair when i == j or alpha_j would move by less than eps (relative). Only Q_ij
-    is requested before the progress test, so a refused pair costs one kernel entry."""
-    alpha, C, eps = s.alpha, s.reals[C_], s.reals[EPS]
-    if i == j:
-        return no_pair(provider)
-    q_ij = kernel_entry(provider, i, j)
-    new_i, new_j = solve_pair(alpha[i], alpha[j], s.gradient[i], s.gradient[j], s.y[i], s.y[j],
-                              provider.diag[i], provider.diag[j], q_ij, C)
-    new_i, new_j = snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)
-    if abs(new_j - alpha[j]) < eps * (new_j + alpha[j] + eps):  # Platt 1998, takeStep
-        return no_pair(provider)
-    return i, j, new_i, new_j, q_ij, provider.cache.pool[:0]
 
 
 @njit(cache=True)
@@ -394,12 +366,40 @@ def own_gap(s, wss2_gap):
 @njit(cache=True)
 def after_examined_step(provider, s, i, j):
     """What Platt's and Keerthi's rules keep up to date after a step: Platt's threshold, Keerthi's
-    blocks and thresholds."""
+    blocks [I0 | alpha = C | alpha = 0] (``place``, a closure over this function's arguments: see
+    the note before next_examined) and thresholds."""
     if s.ints[RULE] == PLATT:
         platt_threshold(s, i, j)
         return
-    i, j = place(provider, s, i, j)  # update I0, I1, ..., I4
-    j, i = place(provider, s, j, i)
+    ends = s.ints[ACTIVE:SV_END + 1]  # I0 = [0, ends[0]), alpha = C: [ends[0], ends[1])
+    alpha = s.alpha  # one name per statement (see next_examined)
+    C = s.reals[C_]
+
+    def place(p, other):
+        """Move position p into the block of its alpha, one block boundary at a time (each move
+        swaps p with the boundary position; the rows keep their prefix before it). Returns the
+        new positions of p and of ``other``."""
+        target = 2 if alpha[p] <= 0.0 else (1 if alpha[p] >= C else 0)
+        while True:
+            current = 0 if p < ends[0] else (1 if p < ends[1] else 2)
+            if current == target:
+                return p, other
+            if current > target:  # the first position of p's block joins the block before it
+                q = ends[current - 1]
+                ends[current - 1] += 1
+            else:  # the last position of p's block joins the block after it
+                ends[current] -= 1
+                q = ends[current]
+            swap_positions(provider, p, q, True)
+            _exchange_state(s, p, q)
+            if other == q:
+                other = p
+            elif other == p:
+                other = q
+            p = q
+
+    i, j = place(i, j)  # update I0, I1, ..., I4
+    j, i = place(j, i)
     refresh_thresholds(s, i, j)
 
 
@@ -561,42 +561,180 @@ def initial_gradient(provider, s):
     s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
 
 
+@njit(cache=True)
+def requested_row(provider, position, length):
+    """kernel_row, not inlined: the miss path of a closure that looks rows up in the cache, so
+    that only a miss binds the provider's arrays (see the note before next_examined)."""
+    return kernel_row(provider, position, length)
+
+
 # ---------------------------------------------------------------- Platt's outer loop, shared by
 # Platt's and Keerthi et al.'s examineExample
+
+# Reference counts again (see the note before solver_loop): examineExample, takeStep's first half
+# and Keerthi's threshold updates were functions of the provider and the state, and each call of
+# one took and dropped a reference on each of their 43 arrays; a pass over all samples examines
+# every one of them, most without a step. perf, letter at C 2, gamma 0.5, ten class pairs:
+# NRT_incref/decref were about half of smo_mod2's fit and of smo_platt's. So the rules run as
+# closures over next_examined's own arguments, and the calls they make out of line take arrays
+# only, or compute kernel values (a row, or an entry that no cached row holds).
 
 @njit(cache=True)
 def next_examined(provider, s):
     """Platt 1998's outer loop as a stateful selection: the next pair examineExample steps on.
     Passes alternate between all samples and the non-bound ones (Keerthi et al. 2001: I0; Mod 1
     leaves the pass as soon as I0 is optimal, Mod 2 steps on the maximal violating pair until
-    I0 is optimal instead) until a pass over all samples changes nothing."""
-    ints, rule = s.ints, s.ints[RULE]
+    I0 is optimal instead) until a pass over all samples changes nothing. Returns the pair with
+    its new alphas and Q_ij (and an empty row), or i = -1 to stop."""
+    # one name per statement: numba drops a closure-inlined function's writes into an array that
+    # it does not see alias an argument, and it does not see through a tuple (``a, b = s.a, s.b``)
+    ints = s.ints
+    reals = s.reals
+    y = s.y
+    alpha = s.alpha
+    gradient = s.gradient
+    rule, n, C, tol, eps = ints[RULE], y.shape[0], reals[C_], reals[TOL], reals[EPS]
+    no_row = provider.cache.pool[:0]
+    no_pair = (-1, -1, 0.0, 0.0, 0.0, no_row)
+
+    def entry(a, b):
+        """kernel_entry(provider, a, b), a cached entry served inline (the row of a holds b, else
+        the row of b holds a; rows up to date, no swap pending), counted the same. Straight-line
+        up to the branch, which calls out only on a miss (see the note above)."""
+        ready = ((provider.settings[CACHING] == 1) & (provider.cache.state[PENDING] == 0))
+        batches = provider.cache.state[BATCHES]
+        length_a, length_b = provider.cache.length[a], provider.cache.length[b]
+        in_a = ready & (length_a > b) & (provider.cache.row_batches[a] == batches)
+        in_b = ready & (length_a <= b) & (length_b > a) & (provider.cache.row_batches[b] == batches)
+        at = (provider.cache.offset[a] + b) * in_a + (provider.cache.offset[b] + a) * in_b
+        value = np.float64(provider.cache.pool[at])
+        provider.counters[REQUESTED] += in_a | in_b
+        if in_a | in_b:
+            return value
+        return kernel_entry(provider, a, b)
+
+    def support_gradient(k):
+        """G_k from the support vectors (gradient_from_support_vectors), the cached row inlined."""
+        n_sv, total = ints[SV_END], 0.0
+        if n_sv > 0:
+            values = cached_kernel_row(provider.cache, provider.settings, provider.counters, k,
+                                       n_sv)
+            if values.shape[0] == 0:
+                values = requested_row(provider, k, n_sv)
+            for t in range(n_sv):
+                total += alpha[t] * values[t]
+        return total - 1.0
+
+    def offer(k):
+        """Let F_k lower b_up (k in I_up) or raise b_low (k in I_low) (Keerthi et al. 2001,
+        eq. 12)."""
+        f = y[k] * gradient[k]
+        if in_up_set(y[k], alpha[k], C) and f < reals[B_UP]:
+            reals[B_UP], ints[I_UP] = f, k
+        if in_low_set(y[k], alpha[k], C) and f > reals[B_LOW]:
+            reals[B_LOW], ints[I_LOW] = f, k
+
+    def propose(i, j):
+        """The first half of Platt's takeStep, as a working-set answer: the pair with its new
+        alphas and Q_ij, or no pair when i == j or alpha_j would move by less than eps
+        (relative). Only Q_ij is requested before the progress test, so a refused pair costs one
+        kernel entry."""
+        if i == j:
+            return no_pair
+        q_ij = entry(i, j)
+        new_i, new_j = solve_pair(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j],
+                                  provider.diag[i], provider.diag[j], q_ij, C)
+        new_i, new_j = snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)
+        if abs(new_j - alpha[j]) < eps * (new_j + alpha[j] + eps):  # Platt 1998, takeStep
+            return no_pair
+        return i, j, new_i, new_j, q_ij, no_row
+
+    def i0_optimal():
+        """b_up > b_low - 2 tol (Keerthi et al. 2001, eq. 13, over I0 and the samples
+        examined)."""
+        return reals[B_UP] > reals[B_LOW] - 2.0 * tol
+
+    def platt_partner(i2):
+        """Platt 1998, examineExample: the first partner that takes a step, by the second-choice
+        heuristic max |E1 - E2| over non-bound samples, then the non-bound samples, then all
+        samples, each from a random start; E_k = y_k G_k - b."""
+        threshold = reals[THRESHOLD]
+        error_2 = y[i2] * gradient[i2] - threshold
+        r2 = error_2 * y[i2]
+        if not ((r2 < -tol and alpha[i2] < C) or (r2 > tol and alpha[i2] > 0.0)):
+            return no_pair
+        best, best_gap, n_free = -1, -1.0, 0
+        for k in range(n):
+            if is_free(alpha[k], C):
+                n_free += 1
+                gap = abs(y[k] * gradient[k] - threshold - error_2)
+                if gap > best_gap:
+                    best, best_gap = k, gap
+        for stage in range(3):  # the heuristic's choice, the non-bound samples, all samples
+            start = np.random.randint(n) if stage > 0 else 0
+            for offset in range((1 if n_free > 1 else 0) if stage == 0 else n):
+                i1 = best if stage == 0 else (start + offset) % n
+                if stage != 1 or is_free(alpha[i1], C):
+                    pair = propose(i1, i2)
+                    if pair[0] >= 0:
+                        return pair
+        return no_pair
+
+    def keerthi_partner(i2):
+        """Keerthi et al. 2001, examineExample: a bound sample's G from the support vectors,
+        which may move the threshold of its set (eq. 12, ``offer``); a violator of b_low <= F_i2
+        + 2 tol or F_i2 <= b_up + 2 tol is paired with i_low or i_up (for i2 in I0 the better of
+        the two)."""
+        if i2 >= ints[ACTIVE]:
+            gradient[i2] = support_gradient(i2)
+            offer(i2)
+        f2 = y[i2] * gradient[i2]
+        b_up, b_low = reals[B_UP], reals[B_LOW]
+        i1 = -1
+        if in_up_set(y[i2], alpha[i2], C) and b_low - f2 > 2.0 * tol:
+            i1 = ints[I_LOW]
+        if in_low_set(y[i2], alpha[i2], C) and f2 - b_up > 2.0 * tol:
+            i1 = ints[I_UP]
+        if i1 < 0:
+            return -1, i2
+        if i2 < ints[ACTIVE]:
+            i1 = ints[I_LOW] if b_low - f2 > f2 - b_up else ints[I_UP]
+        return i1, i2
+
     while True:
         examine_all = ints[EXAMINE_ALL] == 1
         if not examine_all and rule == MOD2:
-            pair = maximal_violating_pair(provider, s)
-            if pair[0] >= 0:
-                return pair
+            if not i0_optimal():  # Modification 2: step on (i_up, i_low)
+                pair = propose(ints[I_UP], ints[I_LOW])
+                if pair[0] >= 0:
+                    return pair
         else:
             leaves_when_optimal = not examine_all and rule == MOD1
-            done = ints[STEPPED] == 1 and leaves_when_optimal and i0_optimal(s)
+            done = ints[STEPPED] == 1 and leaves_when_optimal and i0_optimal()
             ints[STEPPED] = 0
-            while not done and ints[CURSOR] < pass_end(s):
+            # a pass examines every sample, or I0 = [0, ACTIVE) for Keerthi's Modification 1
+            # (the block layout keeps I0 a prefix)
+            while not done and ints[CURSOR] < (n if examine_all or rule == PLATT
+                                               else ints[ACTIVE]):
                 p = ints[CURSOR]
                 ints[CURSOR] += 1
-                if rule == PLATT and not examine_all and not is_free(s.alpha[p], s.reals[C_]):
-                    continue
-                pair = examine_example(provider, s, p)
+                if rule == PLATT:
+                    if not examine_all and not is_free(alpha[p], C):
+                        continue
+                    pair = platt_partner(p)
+                else:
+                    i1, i2 = keerthi_partner(p)
+                    pair = propose(i1, i2) if i1 >= 0 else no_pair
                 if pair[0] >= 0:
                     ints[CHANGED] += 1
                     ints[STEPPED] = 1
                     return pair
-                done = leaves_when_optimal and i0_optimal(s)
+                done = leaves_when_optimal and i0_optimal()
             if done:
                 ints[CHANGED] = 0  # Modification 1: I0 is optimal, check every sample next
         if examine_all:
             if ints[CHANGED] == 0:
-                return no_pair(provider)
+                return no_pair
             ints[EXAMINE_ALL] = 0
         else:
             ints[EXAMINE_ALL] = 1 if ints[CHANGED] == 0 else 0
@@ -604,56 +742,7 @@ def next_examined(provider, s):
         ints[CURSOR] = 0
 
 
-@njit(cache=True)
-def pass_end(s):
-    """Positions a pass examines: every sample, or I0 = [0, ACTIVE) for Keerthi's Modification 1
-    (the block layout keeps I0 a prefix)."""
-    if s.ints[EXAMINE_ALL] == 1 or s.ints[RULE] == PLATT:
-        return s.y.shape[0]
-    return s.ints[ACTIVE]
-
-
-@njit(cache=True)
-def examine_example(provider, s, p):
-    if s.ints[RULE] == PLATT:
-        return platt_examine(provider, s, p)
-    return keerthi_examine(provider, s, p)
-
-
-@njit(cache=True)
-def platt_examine(provider, s, i2):
-    """Platt 1998, examineExample: the first partner that takes a step, by the second-choice
-    heuristic max |E1 - E2| over non-bound samples, then the non-bound samples, then all samples,
-    each from a random start; E_k = y_k G_k - b."""
-    y, alpha, gradient, C, tol = s.y, s.alpha, s.gradient, s.reals[C_], s.reals[TOL]
-    n, threshold = y.shape[0], s.reals[THRESHOLD]
-    error_2 = y[i2] * gradient[i2] - threshold
-    r2 = error_2 * y[i2]
-    if not ((r2 < -tol and alpha[i2] < C) or (r2 > tol and alpha[i2] > 0.0)):
-        return no_pair(provider)
-    best, best_gap, n_free = -1, -1.0, 0
-    for k in range(n):
-        if is_free(alpha[k], C):
-            n_free += 1
-            gap = abs(y[k] * gradient[k] - threshold - error_2)
-            if gap > best_gap:
-                best, best_gap = k, gap
-    if n_free > 1:
-        pair = propose_pair(provider, s, best, i2)
-        if pair[0] >= 0:
-            return pair
-    for free_only in (True, False):
-        start = np.random.randint(n)
-        for offset in range(n):
-            i1 = (start + offset) % n
-            if not free_only or is_free(alpha[i1], C):
-                pair = propose_pair(provider, s, i1, i2)
-                if pair[0] >= 0:
-                    return pair
-    return no_pair(provider)
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def platt_threshold(s, i1, i2):
     """Platt 1998, eqs. (20)-(21): b1 = E1 + y1 (a1' - a1) k11 + y2 (a2' - a2) k12 + b is the b
     that zeroes E1 after the step, i.e. F1 = y1 G1 of the updated gradient (b2 likewise)."""
@@ -668,54 +757,6 @@ def platt_threshold(s, i1, i2):
 
 
 # ---------------------------------------------------------------- Keerthi et al. 2001
-
-@njit(cache=True)
-def i0_optimal(s):
-    """b_up > b_low - 2 tol (Keerthi et al. 2001, eq. 13, over I0 and the samples examined)."""
-    return s.reals[B_UP] > s.reals[B_LOW] - 2.0 * s.reals[TOL]
-
-
-@njit(cache=True)
-def maximal_violating_pair(provider, s):
-    """Keerthi et al. 2001, Modification 2: step on (i_up, i_low) while I0 is not optimal."""
-    if i0_optimal(s):
-        return no_pair(provider)
-    return propose_pair(provider, s, s.ints[I_UP], s.ints[I_LOW])
-
-
-@njit(cache=True)
-def keerthi_examine(provider, s, i2):
-    """Keerthi et al. 2001, examineExample: a bound sample's G from the support vectors, which
-    may move the threshold of its set (eq. 12); a violator of b_low <= F_i2 + 2 tol or
-    F_i2 <= b_up + 2 tol is paired with i_low or i_up (for i2 in I0 the better of the two)."""
-    y, alpha, C, tol = s.y, s.alpha, s.reals[C_], s.reals[TOL]
-    if i2 >= s.ints[ACTIVE]:
-        s.gradient[i2] = gradient_from_support_vectors(provider, s, i2)
-        offer(s, i2)
-    f2 = y[i2] * s.gradient[i2]
-    b_up, b_low = s.reals[B_UP], s.reals[B_LOW]
-    i1 = -1
-    if in_up_set(y[i2], alpha[i2], C) and b_low - f2 > 2.0 * tol:
-        i1 = s.ints[I_LOW]
-    if in_low_set(y[i2], alpha[i2], C) and f2 - b_up > 2.0 * tol:
-        i1 = s.ints[I_UP]
-    if i1 < 0:
-        return no_pair(provider)
-    if i2 < s.ints[ACTIVE]:
-        i1 = s.ints[I_LOW] if b_low - f2 > f2 - b_up else s.ints[I_UP]
-    return propose_pair(provider, s, i1, i2)
-
-
-@njit(cache=True)
-def offer(s, k):
-    """Let F_k lower b_up (k in I_up) or raise b_low (k in I_low) (Keerthi et al. 2001, eq. 12)."""
-    f = s.y[k] * s.gradient[k]
-    C = s.reals[C_]
-    if in_up_set(s.y[k], s.alpha[k], C) and f < s.reals[B_UP]:
-        s.reals[B_UP], s.ints[I_UP] = f, k
-    if in_low_set(s.y[k], s.alpha[k], C) and f > s.reals[B_LOW]:
-        s.reals[B_LOW], s.ints[I_LOW] = f, k
-
 
 @njit(cache=True)
 def refresh_thresholds(s, i1, i2):
@@ -745,32 +786,6 @@ def refresh_thresholds(s, i1, i2):
         s.ints[I_UP] = i_up
     if i_low >= 0:
         s.ints[I_LOW] = i_low
-
-
-@njit(cache=True)
-def place(provider, s, p, other):
-    """Move position p into the block of its alpha, [I0 | alpha = C | alpha = 0], one block
-    boundary at a time (each move swaps p with the boundary position; the rows keep their prefix
-    before it). Returns the new positions of p and of ``other``."""
-    ends = s.ints[ACTIVE:SV_END + 1]  # I0 = [0, ends[0]), alpha = C: [ends[0], ends[1])
-    C = s.reals[C_]
-    target = 2 if s.alpha[p] <= 0.0 else (1 if s.alpha[p] >= C else 0)
-    while True:
-        current = 0 if p < ends[0] else (1 if p < ends[1] else 2)
-        if current == target:
-            return p, other
-        if current > target:  # the first position of p's block joins the block before it
-            q = ends[current - 1]
-            ends[current - 1] += 1
-        else:  # the last position of p's block joins the block after it
-            ends[current] -= 1
-            q = ends[current]
-        swap(provider, s, p, q, True)
-        if other == q:
-            other = p
-        elif other == p:
-            other = q
-        p = q
 
 
 # ---------------------------------------------------------------- Python: validate and shape
