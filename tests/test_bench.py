@@ -40,8 +40,9 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
     assert "Median of 1 interleaved fits" in text
     assert "Partial" not in text
     assert "BLAS (predictions, untimed) 1 thread." in text
-    assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | note |" \
-        " ns/K1 | rows % | us/it | bk us/it |" in text
+    assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | referee s " \
+        "| note | ns/K1 | rows % | us/it | bk us/it |" in text
+    assert "- referee / fit wall: no cell with n >= 20,000; all " in text
     for label in ("SVC (LIBSVM)", "smo_wss2 (1 thr)", "gs_svm (1 thr)"):
         assert text.count(f"| {label} |") == 18  # 9 cells on each of the two sets
     for C, gamma in ((0.5, 0.0125), (8, 0.2), (2, 2), (32, 8)):  # corners and centres
@@ -136,6 +137,7 @@ def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_proces
                                        "tol": bench.TOL, "cache_mb": bench.CACHE_MB})
         expected = bench.summarize(model.fit(data[0], data[1]), data[2], data[3])
         assert row["note"] == expected.pop("faults") == ""
+        assert row["referee s"] > 0 and expected.pop("referee s") > 0  # a clock: not compared
         assert {key: row[key] for key in expected} == expected
         assert row["CPU s"] > 0
 
@@ -199,6 +201,7 @@ def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
         quick = {"name": "rosen", "C": 0.5, "gamma": 0.5, "tol": 1e-3, "cache_mb": 100.0}
         (wall, _), summary = worker.fit(quick, 1, 600.0)
         expected = summarize(build_estimator(quick).fit(X, y), X[:10], y[:10])
+        assert summary.pop("referee s") > 0 and expected.pop("referee s") > 0  # clocks
         assert summary == expected and wall > 0
     finally:
         worker.close()
