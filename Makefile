@@ -36,9 +36,11 @@ test: venv
 lint: venv
 	$(PY) -m ruff check svmbench tests experiments
 
-## clean-numba: drop numba's on-disk compile cache (numba does not notice when a jitted callee in
-## another file changes; clear it after editing svmbench/kernels or a solver others call)
-clean-numba:
+## clean-numba: drop numba's compiled code (svmbench.kernels.compile_cache: a source edit never
+## needs it, the cache is keyed by the sources' content; this frees the disk)
+clean-numba: venv
+	$(PY) -c "import shutil; from svmbench.kernels.compile_cache import cache_root; \
+	  shutil.rmtree(cache_root(), ignore_errors=True)"
 	find svmbench -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 include $(wildcard mk/*.mk)

@@ -47,6 +47,7 @@ from svmbench.algorithms import (
 from svmbench.capabilities import UNSUITABLE, Task, needs_data, unsuitable_reason
 from svmbench.data import load_dataset
 from svmbench.data.configs import store_dataset_configs
+from svmbench.kernels.compile_cache import naming
 from svmbench.kernels.threads import limit_threads, threading_info
 from svmbench.models import GAMMA_RULES
 from svmbench.protocols import TUNED, fold_count, splits
@@ -117,10 +118,11 @@ def warm_up(algorithm_name, kernel, *settings):
     ``settings``: (key, value) pairs of an algorithm config with a ``_target_``."""
     X, y = toy_problem()
     estimator = build_estimator({**dict(settings), "name": algorithm_name, "kernel": kernel})
-    try:
-        estimator.fit(X, y).predict(X)
-    except RefutedError:  # compiled all the same; the referee judges each fold's own fit
-        pass
+    with naming(algorithm_name):
+        try:
+            estimator.fit(X, y).predict(X)
+        except RefutedError:  # compiled all the same; the referee judges each fold's own fit
+            pass
 
 
 @functools.cache
@@ -135,8 +137,9 @@ def warm_up_tuning(algorithm_name, kernel, *settings):
     axes = [name for name in ("C", "gamma") if name in taken]
     grid = {f"{name}_log2": [0, 1] for name in axes}
     halves = [(np.arange(20, 40), np.arange(20)), (np.arange(20), np.arange(20, 40))]
-    grid_search({**algorithm, **{name: 1.0 for name in axes}}, {"grid": grid}, X, y, halves,
-                scale=True)
+    with naming(f"{algorithm_name}'s grid search"):
+        grid_search({**algorithm, **{name: 1.0 for name in axes}}, {"grid": grid}, X, y, halves,
+                    scale=True)
 
 
 def error_rate(estimator, X, y):

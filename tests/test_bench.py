@@ -32,8 +32,8 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
         pytest.skip("adult/a1a or letter not found: set SVMBENCH_DATA_PATH to the shared data")
     bench = load_bench()
     output = tmp_path / "matrix.md"
-    assert bench.main(["--scale", "quick", "--datasets", "a1a", "letter", "--solvers",
-                       "smo_wss2", "gs_svm", "--max-train", "150", "--output",
+    assert bench.main(["--scale", "quick", "--cold-start", "--datasets", "a1a", "letter",
+                       "--solvers", "smo_wss2", "gs_svm", "--max-train", "150", "--output",
                        str(output)]) == 0
     text = output.read_text()
     assert "## a1a (n = 150)" in text and "## letter (n = 150)" in text
@@ -78,8 +78,8 @@ def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp
         pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
     bench = load_bench()
     output = tmp_path / "matrix.md"
-    bench.main(["--scale", "quick", "--datasets", "a1a", "a4a", "--solvers", "smo_mod1",
-                "--max-train", "100", "--repeats", "2", "--budget", "0", "--output",
+    bench.main(["--scale", "quick", "--cold-start", "--datasets", "a1a", "a4a", "--solvers",
+                "smo_mod1", "--max-train", "100", "--repeats", "2", "--budget", "0", "--output",
                 str(output)])
     text = output.read_text()
     assert text.count("| smo_mod1 (1 thr) |") == 1 and "over budget: stopped at 0 s |" in text
@@ -109,8 +109,8 @@ def test_the_file_holds_every_set_finished_when_a_run_stops(tmp_path, monkeypatc
     monkeypatch.setattr(bench, "bench_dataset", stop_at_letter)
     output = tmp_path / "matrix.md"
     with pytest.raises(KeyboardInterrupt):
-        bench.main(["--scale", "quick", "--datasets", "a1a", "letter", "--solvers", "smo_wss2",
-                    "--max-train", "100", "--output", str(output)])
+        bench.main(["--scale", "quick", "--cold-start", "--datasets", "a1a", "letter",
+                    "--solvers", "smo_wss2", "--max-train", "100", "--output", str(output)])
     text = output.read_text()
     assert "**Partial: the run has not benched letter yet (or was stopped).**" in text
     assert "## a1a (n = 100)" in text and "## letter" not in text
@@ -205,3 +205,26 @@ def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
         assert summary == expected and wall > 0
     finally:
         worker.close()
+
+
+def test_the_header_reports_each_solvers_cold_start_and_the_target(monkeypatch):
+    """cold_starts runs two fresh processes per solver (an empty cache, then the cache the first
+    filled) and the header's line says whether every first fit took 30 s or less."""
+    bench = load_bench()
+    calls = []
+
+    def first_fit(solver, cache):
+        calls.append((solver, cache))
+        cold = len(calls) % 2 == 1
+        seconds = {"smo_wss2": 12.0, "rosen": 41.0}[solver] if cold else 0.1
+        return {"fit_wall": seconds, "fit_cpu": seconds, "compiled": 90 if cold else 0,
+                "predict_wall": 1.0, "import_wall": 2.0}
+
+    monkeypatch.setattr(bench, "first_fit", first_fit)
+    rows = bench.cold_starts(["smo_wss2", "rosen"])
+    assert [solver for solver, _ in calls] == ["smo_wss2"] * 2 + ["rosen"] * 2
+    assert calls[0][1] == calls[1][1] != calls[2][1]  # one cache a solver, filled by the first
+    line, table = bench.cold_start_section(rows)
+    assert "1 of 2 solvers NOT met; longest rosen 41.0 s" in line
+    assert "| smo_wss2 | 12.00 | 12.00 | 90 | 1.00 | 0.10 | 0 |" in table
+    assert bench.cold_start_section([]) == []

@@ -43,6 +43,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from svmbench.kernels.compile_cache import jit_callee
+
 # the pool's room beyond the budget, as a fraction of it (see the module note)
 POOL_SLACK = 0.25
 # the pool of the last cache dropped, kept for the next one: its memory is mapped already. A new
@@ -205,7 +207,7 @@ def _link_last(cache, p):
     cache.lru_prev[head] = p
 
 
-@njit(cache=True)
+@jit_callee
 def _cut(cache, p, length):
     """Shorten the row of p to ``length`` entries (0 drops it); its budget comes back."""
     if cache.length[p] > 0 and length == 0:
@@ -214,7 +216,7 @@ def _cut(cache, p, length):
     cache.length[p] = length
 
 
-@njit(cache=True)
+@jit_callee
 def _compact(cache):
     """Slide the rows down over the garbage, all but the last requested one, which stays put;
     the free space below it becomes the hole."""
@@ -236,7 +238,7 @@ def _compact(cache):
     cache.state[TOP] = top
 
 
-@njit(cache=True)
+@jit_callee
 def _list_gaps(cache, size):
     """List the free stretches of at least ``size`` entries between the live rows, lowest first,
     as the gaps to allocate in (the hole's rest among them), and bring the top down to the end of
@@ -256,7 +258,7 @@ def _list_gaps(cache, size):
     return offered + cache.pool.shape[0] - end
 
 
-@njit(cache=True)
+@jit_callee
 def _take(cache, size):
     """Offset of ``size`` free entries at the top, else in the hole, else in the next listed gap
     that holds them (it becomes the hole); -1 when none does."""
@@ -273,7 +275,7 @@ def _take(cache, size):
     return cache.state[HOLE_START] - size
 
 
-@njit(cache=True)
+@jit_callee
 def _allocate(cache, size):
     """Offset of ``size`` free contiguous pool entries: at the top, in the hole or the listed
     gaps; else in gaps listed anew when they offer GAP_MIN_SHARE of the pool; else after a
@@ -389,7 +391,7 @@ def defer_swap(cache, a, b):
     cache.state[PENDING] = count + 1
 
 
-@njit(cache=True)
+@jit_callee
 def _replay(cache, p, swaps, low, high, keep_prefix):
     """Swaps ``swaps`` then (low, high) on the row of p, in order: a swap exchanges two entries
     of a row that holds both and cuts a row that ends between them (to the lower position with
@@ -415,7 +417,7 @@ def apply_pending_swaps(cache):
         _apply_pending(cache)
 
 
-@njit(cache=True)
+@jit_callee
 def _apply_pending(cache):
     """The pending swaps as a batch (see the module note)."""
     count = cache.state[PENDING]
@@ -447,7 +449,7 @@ def _apply_pending(cache):
     cache.state[PENDING] = 0
 
 
-@njit(cache=True)
+@jit_callee
 def _catch_up(cache, p, batches):
     """Bring the row of p up to ``batches`` logged batches: each it missed permutes it when it
     is longer than the batch's highest position; a shorter one ends before the batch's lowest
@@ -464,7 +466,7 @@ def _catch_up(cache, p, batches):
     cache.row_batches[p] = batches
 
 
-@njit(cache=True)
+@jit_callee
 def _catch_up_all(cache):
     """Every cached row up to date; the log starts again."""
     head = cache.lru_next.shape[0] - 1

@@ -6,6 +6,7 @@ differently from one CPU to the next)."""
 import numpy as np
 from numba import njit, prange
 
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.math import (
     LINEAR,
     apply_kernel,
@@ -21,7 +22,7 @@ from svmbench.kernels.math import (
 BLOCK_ROWS = 2048
 
 
-@njit(cache=True)
+@jit_callee
 def _kernel_rows(points_a, points_b, spec, row, out, buffer):
     """out[j] = k(a_row, b_j) for every point b_j (walking b's columns when a and b are both
     sparse or both dense); returns the number of kernel values computed."""

@@ -22,6 +22,8 @@ import scipy.sparse as sp
 from numba import njit, types
 from numba.extending import intrinsic
 
+from svmbench.kernels.compile_cache import jit_callee
+
 LINEAR, POLY, RBF = 0, 1, 2
 KERNEL_KINDS = {"linear": LINEAR, "poly": POLY, "rbf": RBF}
 
@@ -137,7 +139,7 @@ def popcount(typingctx, word):
 DENSE_DOT_CHUNK = 1024
 
 
-@njit(cache=True)
+@jit_callee
 def dots_by_columns(points, query, query_points, dots, first=0, stop=-1):
     """dots[j] = <q, x_j> for the points j in [first, stop) (stop -1: all), q being point
     ``query`` of ``query_points`` (sparse when ``points`` are sparse, dense when they are dense).
@@ -213,7 +215,7 @@ def add_scaled(total, column, value):
         total[j] += column[j] * value
 
 
-@njit(cache=True)
+@jit_callee
 def apply_kernel(spec, dot, sqnorm_a, sqnorm_b):
     """k(a, b) from <a, b> and the squared norms."""
     kind, gamma, coef0, degree = spec
@@ -225,7 +227,7 @@ def apply_kernel(spec, dot, sqnorm_a, sqnorm_b):
     return dot
 
 
-@njit(cache=True)
+@jit_callee
 def scatter(points, i, buffer):
     """Write sparse point i into the dense work buffer (which must be all zeros)."""
     indptr, indices, values = points[1], points[2], points[3]
@@ -233,14 +235,14 @@ def scatter(points, i, buffer):
         buffer[indices[k]] = values[k]
 
 
-@njit(cache=True)
+@jit_callee
 def unscatter(points, i, buffer):
     indptr, indices = points[1], points[2]
     for k in range(indptr[i], indptr[i + 1]):
         buffer[indices[k]] = 0.0
 
 
-@njit(cache=True)
+@jit_callee
 def dot_with_buffer(points, j, buffer):
     """<x_j, b> where b is a dense vector (a scattered sparse point, or a dense point)."""
     if is_sparse(points):
@@ -256,7 +258,7 @@ def dot_with_buffer(points, j, buffer):
     return total
 
 
-@njit(cache=True)
+@jit_callee
 def load_point(points, i, buffer):
     """Make ``buffer`` hold point i densely: scatter it if sparse, return the row view if dense."""
     if is_sparse(points):
@@ -265,7 +267,7 @@ def load_point(points, i, buffer):
     return points[0][i]
 
 
-@njit(cache=True)
+@jit_callee
 def release_point(points, i, buffer):
     if is_sparse(points):
         unscatter(points, i, buffer)

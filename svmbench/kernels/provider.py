@@ -43,6 +43,7 @@ from svmbench.kernels.cache import (
     reset_full_cache,
     swap_index,
 )
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.math import (
     DENSE_DOT_CHUNK,
     RBF,
@@ -210,7 +211,7 @@ def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
     )
 
 
-@njit(cache=True)
+@jit_callee
 def restore_precomputed_provider(provider, block, refold):
     """A provider of make_precomputed_provider over ``block``, after a solve, as it was made: its
     Q-matrix folded anew when ``refold`` (``block`` holds new values) or when the solve left a
@@ -299,7 +300,7 @@ def _rbf_by_distance(gamma, count):
     return values
 
 
-@njit(cache=True)
+@jit_callee
 def _fill_binary_range(bits, table, spec, position_signs, position_sqnorm, shift, work, own, out,
                        start, stop):
     """_fill_range for binary points, from their bits by position (no gather, so every loop
@@ -325,7 +326,7 @@ def _fill_binary_range(bits, table, spec, position_signs, position_sqnorm, shift
         row[p] = own_sign * signs[p] * (kernel + shift)
 
 
-@njit(cache=True)
+@jit_callee
 def _fill_range(points, spec, position_signs, position_sqnorm, shift, perm, x, dots, work, own,
                 out, start, stop, by_columns):
     """out[p] = s_i s_j (k(x_i, x_j) + shift), i = perm[own], j = perm[p], for p in [start, stop),
@@ -347,7 +348,7 @@ def _fill_range(points, spec, position_signs, position_sqnorm, shift, perm, x, d
     _fill_kernel(spec, position_signs, position_sqnorm, shift, work, own, out, start, stop)
 
 
-@njit(cache=True)
+@jit_callee
 def _fill_kernel(spec, position_signs, position_sqnorm, shift, work, own, out, start, stop):
     """out[p] = s_i s_j (k(x_i, x_j) + shift) for p in [start, stop) from the inner products
     <x_i, x_j> in work[p] (i at position ``own``): the RBF kernel's exponentials run in a loop of
@@ -368,7 +369,7 @@ def _fill_kernel(spec, position_signs, position_sqnorm, shift, work, own, out, s
         row[p] = own_sign * signs[p] * (kernel[p] + shift)
 
 
-@njit(cache=True)
+@jit_callee
 def _fill_dense_range(columns, point, features, spec, position_signs, position_sqnorm, shift,
                       work, own, out, start, stop):
     """_fill_kernel over [start, stop) for dense points, the inner products of ``point`` (the
@@ -387,7 +388,7 @@ def _fill_dense_range(columns, point, features, spec, position_signs, position_s
         _fill_kernel(spec, position_signs, position_sqnorm, shift, work, own, out, lo, hi)
 
 
-@njit(cache=True, parallel=True)
+@jit_callee(parallel=True)
 def fill_dense_chunks_parallel(columns, point, features, kind, gamma, coef0, degree,
                                position_signs, position_sqnorm, shift, work, own, out, start,
                                stop):
@@ -401,7 +402,7 @@ def fill_dense_chunks_parallel(columns, point, features, kind, gamma, coef0, deg
                           min(stop, lo + PARALLEL_CHUNK))
 
 
-@njit(cache=True, parallel=True)
+@jit_callee(parallel=True)
 def fill_binary_chunks_parallel(bits, table, kind, gamma, coef0, degree, position_signs,
                                 position_sqnorm, shift, work, own, out, start, stop):
     """_fill_binary_range over [start, stop), PARALLEL_CHUNK entries to a thread at a time."""
@@ -412,7 +413,7 @@ def fill_binary_chunks_parallel(bits, table, kind, gamma, coef0, degree, positio
                            min(stop, lo + PARALLEL_CHUNK))
 
 
-@njit(cache=True, parallel=True)
+@jit_callee(parallel=True)
 def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
                          col_values, kind, gamma, coef0, degree, position_signs, position_sqnorm,
                          shift, perm, x, dots, work, own, out, start, stop, by_columns):
@@ -425,7 +426,7 @@ def fill_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col
                     perm, x, dots, work, own, out, lo, min(stop, lo + PARALLEL_CHUNK), by_columns)
 
 
-@njit(cache=True, parallel=True)
+@jit_callee(parallel=True)
 def dots_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col_indices,
                          col_values, i, dots):
     """dots_by_columns of point i with every point, PARALLEL_CHUNK points to a thread at a time
@@ -437,7 +438,7 @@ def dots_chunks_parallel(dense, indptr, indices, values, sqnorm, col_indptr, col
                         min(n, (c + 1) * PARALLEL_CHUNK))
 
 
-@njit(cache=True)
+@jit_callee
 def _walk_columns(points, i, count):
     """Whether the inner products of sparse point i with ``count`` points are cheaper column by
     column (touching every point that shares a feature with i, and clearing all n sums) than
@@ -454,7 +455,7 @@ def _walk_columns(points, i, count):
     return by_columns <= by_points
 
 
-@njit(cache=True)
+@jit_callee
 def _fill_row(provider, position, out, start, stop):
     """Compute Q at (position, p) for p in [start, stop) into out: binary points from their bits
     (one thread), dense ones from their columns by position, sparse ones from the points."""
@@ -468,7 +469,7 @@ def _fill_row(provider, position, out, start, stop):
         out[position] += provider.fold[RIDGE]
 
 
-@njit(cache=True)
+@jit_callee
 def _fill_from_bits(provider, position, out, start, stop):
     """Q at (position, p) for p in [start, stop) without the ridge, for binary points
     (_fill_binary_range), in one parallel region for long rows."""
@@ -482,7 +483,7 @@ def _fill_from_bits(provider, position, out, start, stop):
                            out, start, stop)
 
 
-@njit(cache=True)
+@jit_callee
 def _fill_from_columns(provider, position, out, start, stop):
     """Q at (position, p) for p in [start, stop) without the ridge, for dense points
     (_fill_dense_range), in one parallel region for long rows."""
@@ -499,7 +500,7 @@ def _fill_from_columns(provider, position, out, start, stop):
                           provider.fold[SHIFT], provider.work, position, out, start, stop)
 
 
-@njit(cache=True)
+@jit_callee
 def _fill_from_points(provider, position, out, start, stop):
     """Q at (position, p) for p in [start, stop) without the ridge, from sparse points: their
     inner products by points or by columns, whichever is cheaper, in parallel for long rows."""

@@ -15,6 +15,7 @@ row is requested twice, so rows bypass the cache and K1 == K2. Both give the sam
 import numpy as np
 from numba import get_num_threads, njit, prange
 
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import (
     PARALLEL_CHUNK,
     PARALLEL_MIN,
@@ -28,7 +29,7 @@ from svmbench.solvers.kkt import entry_violation
 
 
 # Q_ii > 0 is checked by solve, so the division needs no zero check, which keeps the loop scalar
-@njit(cache=True, error_model="numpy")
+@jit_callee(error_model="numpy")
 def _step_and_score(gradient, row, step, diag, unused, score, length):
     """Algorithm 1 step 6 over positions [0, length), and in the same pass (one that vectorizes)
     eq. 20's h = -g^2 / (2 Q_ii) there for the candidates, unused samples with g < 0 (+inf for
@@ -39,7 +40,7 @@ def _step_and_score(gradient, row, step, diag, unused, score, length):
         score[b] = -g * g / (2.0 * diag[b]) if unused[b] & (g < 0.0) else np.inf
 
 
-@njit(cache=True)
+@jit_callee
 def _minimum(values):
     """min(+inf, values), over four running minima (a single one is a chain of dependent
     comparisons; the order changes no minimum)."""
@@ -54,7 +55,7 @@ def _minimum(values):
     return low
 
 
-@njit(cache=True, error_model="numpy")
+@jit_callee(error_model="numpy")
 def _step_chunk(gradient, row, step, diag, unused, score, lows, c, length):
     """_step_and_score over chunk c of [0, length) (PARALLEL_CHUNK positions), its minimum h into
     lows[c] while the chunk is still in the first-level cache."""
@@ -65,7 +66,7 @@ def _step_chunk(gradient, row, step, diag, unused, score, lows, c, length):
     lows[c] = _minimum(score[lo:hi])
 
 
-@njit(cache=True, parallel=True)
+@jit_callee(parallel=True)
 def _step_chunks_parallel(gradient, row, step, diag, unused, score, lows, length):
     """_step_chunk over every chunk, a chunk to a thread: with the row's fill, the whole step runs
     on all threads, so the workers keep spinning between rows instead of sleeping (a sleeping

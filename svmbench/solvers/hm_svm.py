@@ -43,6 +43,7 @@ unbounded, i.e. no hard-margin separator exists (e.g. one point with both labels
 import numpy as np
 from numba import njit
 
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import (
@@ -88,7 +89,7 @@ def flush(x):
     return x if abs(x) >= TINY else 0.0
 
 
-@njit(cache=True)
+@jit_callee
 def fetch_row(provider, position, out):
     """out[k] = Q_pk = y_p y_k k(x_p, x_k) in double precision, counted by the provider."""
     kernel_row_once(provider, position, out.shape[0], out)
@@ -96,7 +97,7 @@ def fetch_row(provider, position, out):
         out[k] = flush(out[k])
 
 
-@njit(cache=True, fastmath={"reassoc", "contract"})
+@jit_callee(fastmath={"reassoc", "contract"})
 def dot_prefix(a, b, m):
     total = 0.0
     for k in range(m):
@@ -104,14 +105,14 @@ def dot_prefix(a, b, m):
     return total
 
 
-@njit(cache=True)
+@jit_callee
 def forward_solve(L, m, b, out):
     """out[:m] = L^-1 b for the lower-triangular L[:m, :m]."""
     for i in range(m):
         out[i] = flush((b[i] - dot_prefix(L[i], out, i)) / L[i, i])
 
 
-@njit(cache=True)
+@jit_callee
 def backward_solve(L, m, b, out):
     """out[:m] = L^-T b (column-oriented, so it walks the rows of L)."""
     out[:m] = b[:m]
@@ -122,7 +123,7 @@ def backward_solve(L, m, b, out):
             out[k] -= row[k] * x
 
 
-@njit(cache=True)
+@jit_callee
 def forward_solve_block(L, m, T, c, acc):
     """T[:m, :c] = L^-1 T[:m, :c], one pass over L for c right-hand sides (rows of T)."""
     for i in range(m):
@@ -136,7 +137,7 @@ def forward_solve_block(L, m, T, c, acc):
             T[i, r] = flush(acc[r] / row[i])
 
 
-@njit(cache=True)
+@jit_callee
 def delete_from_factor(L, m, k, rotations):
     """Cholesky factor of Q_SS without row/column k: drop row k, then Givens rotations on
     columns (c, c+1) restore the lower-triangular shape (Golub & Van Loan §6.5.4). Applied row
@@ -158,7 +159,7 @@ def delete_from_factor(L, m, k, rotations):
     L[m - 1, :m] = 0.0
 
 
-@njit(cache=True)
+@jit_callee
 def leave_face(L, order, slot, in_face, free, sizes, rotations, k):
     """Factor index k leaves S; its row slot is freed."""
     m = sizes[M]
@@ -171,7 +172,7 @@ def leave_face(L, order, slot, in_face, free, sizes, rotations, k):
     sizes[M] = m - 1
 
 
-@njit(cache=True)
+@jit_callee
 def leave_zeros(L, order, slot, in_face, free, sizes, rotations, alpha):
     """Coordinates of S that reached 0 (or crossed it by rounding) leave S (LH step 11)."""
     for k in range(sizes[M] - 1, -1, -1):
@@ -180,7 +181,7 @@ def leave_zeros(L, order, slot, in_face, free, sizes, rotations, alpha):
             leave_face(L, order, slot, in_face, free, sizes, rotations, k)
 
 
-@njit(cache=True)
+@jit_callee
 def join_face(L, order, slot, in_face, sizes, p, s, l, pivot):
     """p (its row in slot s) enters S: factor row (l, sqrt(pivot))."""
     m = sizes[M]
@@ -203,7 +204,7 @@ def gradient(rows, slot, order, m, alpha, grad):
                 grad[i] += a * row[i]
 
 
-@njit(cache=True)
+@jit_callee
 def face_violation(grad, order, m):
     """Largest |g_i| over S: how far the face optimum is."""
     worst = 0.0
@@ -212,7 +213,7 @@ def face_violation(grad, order, m):
     return worst
 
 
-@njit(cache=True)
+@jit_callee
 def grow(rows, L, free, sizes, needed):
     """Enlarge the storage for rows of S and the factor to at least ``needed`` rows (<= n)."""
     cap, n = rows.shape[0], rows.shape[1]
@@ -229,7 +230,7 @@ def grow(rows, L, free, sizes, needed):
     return new_rows, new_L
 
 
-@njit(cache=True)
+@jit_callee
 def ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p, s, pivot, buf):
     """p's column is numerically dependent on S: move along v (v_p = 1, v_S = -L^-T l), where the
     objective falls linearly, until a coordinate of S reaches 0 (Nocedal & Wright §16.5); then p
@@ -267,7 +268,7 @@ def ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p, s
     return RAY_STEP
 
 
-@njit(cache=True)
+@jit_callee
 def enter(provider, diag, alpha, grad, tolerance, block, L, rows, order, slot, in_face,
           excluded, free, sizes, T, S22, L22, chosen, chunk_slots, accepted, buf):
     """LH steps 2-5 for up to ``block`` coordinates: the most violating ones (g_j most negative)
@@ -349,7 +350,7 @@ def enter(provider, diag, alpha, grad, tolerance, block, L, rows, order, slot, i
     return (ENTERED if added > 0 else NONE_ENTERED), added
 
 
-@njit(cache=True)
+@jit_callee
 def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, buf, single_entrant):
     """Newton step on the face S (LH steps 6-11). Entrants (a = 0) that would not move up leave
     S first (returns -1: solve again); else the step stops at the first coordinate that reaches 0

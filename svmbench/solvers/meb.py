@@ -19,6 +19,7 @@ which bounds the objective within eq. (41) of the optimum.
 import numpy as np
 from numba import njit
 
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, OWN_RULE, finish, register_solver
@@ -34,19 +35,19 @@ CVM, FW, MFW = 0, 1, 2
 TRACE_LENGTH = 100_000  # iterations traced by default
 
 
-@njit(cache=True)
+@jit_callee
 def _swap(q, alpha, grad, a, b):
     swap_positions(q, a, b, True)
     alpha[a], alpha[b] = alpha[b], alpha[a]
     grad[a], grad[b] = grad[b], grad[a]
 
 
-@njit(cache=True)
+@jit_callee
 def _tracked(n, core, full_search):
     return n if full_search else core
 
 
-@njit(cache=True)
+@jit_callee
 def _score(q, alpha, core, position):
     """(Q alpha)_position from the Q row of ``position`` over the core set."""
     row = kernel_row(q, position, core)
@@ -56,7 +57,7 @@ def _score(q, alpha, core, position):
     return total
 
 
-@njit(cache=True)
+@jit_callee
 def _furthest(q, alpha, grad, core, tracked, draws):
     """(position, grad) of the point furthest from the centre (smallest grad, eq. 28): over all
     points when ``draws`` >= n, else over ``draws`` random points."""
@@ -71,7 +72,7 @@ def _furthest(q, alpha, grad, core, tracked, draws):
     return best, best_grad
 
 
-@njit(cache=True)
+@jit_callee
 def _nearest_in_core(alpha, grad, core):
     """Core position with alpha > 0 nearest the centre (largest grad): the away vertex j*."""
     best, best_grad = -1, -np.inf
@@ -81,7 +82,7 @@ def _nearest_in_core(alpha, grad, core):
     return best
 
 
-@njit(cache=True)
+@jit_callee
 def _enter(q, alpha, grad, core, position, position_grad):
     """Put ``position`` at the end of the core prefix; returns the new core size."""
     _swap(q, alpha, grad, core, position)
@@ -89,7 +90,7 @@ def _enter(q, alpha, grad, core, position, position_grad):
     return core + 1
 
 
-@njit(cache=True)
+@jit_callee
 def _toward(q, alpha, grad, core, tracked, position, step):
     """alpha <- (1 - step) alpha + step e_position (eq. 24 for step >= 0, the away step of eq. 25
     for step < 0); grad follows with one Q row."""
@@ -101,7 +102,7 @@ def _toward(q, alpha, grad, core, tracked, position, step):
         grad[p] = (1.0 - step) * grad[p] + step * row[p]
 
 
-@njit(cache=True)
+@jit_callee
 def frank_wolfe_step(q, alpha, grad, core, tracked, i, R):
     """Step toward vertex e_i (i in the core set) with eq. (29)'s step on a normalized kernel,
     the exact line search on any kernel (§4.4); returns the new R."""
@@ -130,7 +131,7 @@ def away_step(q, alpha, grad, core, tracked, j, R):
     return core - 1, R, 1
 
 
-@njit(cache=True)
+@jit_callee
 def _simplex_smo(q, alpha, grad, core, tracked, R, delta2, eps_stop, max_steps):
     """SMO on min alpha'Qalpha over the simplex of the core set (CVM's reduced QP, eq. 21),
     warm-started from ``alpha``: weight moves to the furthest point i from the point j with
@@ -167,7 +168,7 @@ def _simplex_smo(q, alpha, grad, core, tracked, R, delta2, eps_stop, max_steps):
     return R, steps
 
 
-@njit(cache=True)
+@jit_callee
 def _initialise(q, alpha, grad, initial_points, full_search, delta2, eps_stop, max_steps):
     """Random initial MEB of ``initial_points`` points solved by the simplex SMO; the core set
     C_0 keeps the points with positive weight (§3, libCVM). Returns (core, R)."""
@@ -197,61 +198,71 @@ def _initialise(q, alpha, grad, initial_points, full_search, delta2, eps_stop, m
     return core, R
 
 
-@njit(cache=True)
-def _run(q, algorithm, eps, smo_eps, full_search, sample_size, verify_stop, initial_points, seed,
-         max_iter, inner_max_steps, trace, curve):
-    """The loop of Algorithm 1 (CVM), 2 (FW) or 3 (MFW). Returns (alpha, R, iterations,
-    converged, inner_steps, drops, violation): ``violation`` is the last stopping value
-    delta_plus, against (1 + eps)^2 - 1, over the points searched (all, or the sample), which
-    the checkpoints in ``curve`` record beside R."""
-    np.random.seed(seed)
-    n = q.diag.shape[0]
-    alpha = np.zeros(n)
-    grad = np.zeros(n)
-    delta2 = q.diag.max()
-    eps_stop = (1.0 + eps) ** 2 - 1.0
-    core, R = _initialise(q, alpha, grad, initial_points, full_search, delta2, eps_stop,
-                          inner_max_steps)
-    inner_steps, drops, iterations, converged = 0, 0, 0, False
-    while True:
-        tracked = _tracked(n, core, full_search)
-        i, grad_i = _furthest(q, alpha, grad, core, tracked, n if full_search else sample_size)
-        radius2 = delta2 - R
-        if verify_stop and 2.0 * (R - grad_i) <= eps_stop * radius2:
-            i, grad_i = _furthest(q, alpha, grad, core, tracked, n)
-        if iterations < trace.shape[1]:
-            trace[TRACE_RADIUS2, iterations] = radius2
-            trace[TRACE_OBJECTIVE, iterations] = R
-            trace[TRACE_CORE, iterations] = core
-        delta_plus = 2.0 * (R - grad_i) / radius2
-        note(curve, iterations, q.counters, R, delta_plus)
-        if delta_plus <= eps_stop:
-            converged = True
-            break
-        if iterations >= max_iter:
-            break
-        iterations += 1
-        j = _nearest_in_core(alpha, grad, core) if algorithm == MFW else -1
-        delta_minus = 2.0 * (grad[j] - R) / radius2 if j >= 0 else -np.inf
-        if algorithm != CVM and delta_plus < delta_minus:  # eq. (32): the better ascent direction
-            core, R, dropped = away_step(q, alpha, grad, core, tracked, j, R)
-            drops += dropped
-            continue
-        entering = i >= core
-        if entering:
-            core = _enter(q, alpha, grad, core, i, grad_i)
-            i = core - 1
-        tracked = _tracked(n, core, full_search)
-        if algorithm == CVM:
-            # libCVM's looser SMO tolerance; the outer eps once a core point is the furthest
-            inner_eps = max(smo_eps, eps_stop) if entering else eps_stop
-            R, steps = _simplex_smo(q, alpha, grad, core, tracked, R, delta2, inner_eps,
-                                    inner_max_steps)
-            inner_steps += steps
-        else:
-            R = frank_wolfe_step(q, alpha, grad, core, tracked, i, R)
-    close(curve, iterations, q.counters, R, delta_plus)
-    return alpha, R, iterations, converged, inner_steps, drops, delta_plus
+def make_run(algorithm):
+    """The loop of Algorithm 1 (CVM), 2 (FW) or 3 (MFW), ``algorithm`` a constant of the compiled
+    code: numba prunes the other algorithms' branches before it types them, so that a fit
+    compiles its own steps only (RUNS: one compiled loop per algorithm)."""
+
+    @njit(cache=True)
+    def run(q, eps, smo_eps, full_search, sample_size, verify_stop, initial_points, seed, max_iter,
+            inner_max_steps, trace, curve):
+        """The loop of the algorithm. Returns (alpha, R, iterations, converged, inner_steps, drops,
+        violation): ``violation`` is the last stopping value delta_plus, against (1 + eps)^2 - 1,
+        over the points searched (all, or the sample), which the checkpoints in ``curve`` record
+        beside R."""
+        np.random.seed(seed)
+        n = q.diag.shape[0]
+        alpha = np.zeros(n)
+        grad = np.zeros(n)
+        delta2 = q.diag.max()
+        eps_stop = (1.0 + eps) ** 2 - 1.0
+        core, R = _initialise(q, alpha, grad, initial_points, full_search, delta2, eps_stop,
+                              inner_max_steps)
+        inner_steps, drops, iterations, converged = 0, 0, 0, False
+        while True:
+            tracked = _tracked(n, core, full_search)
+            i, grad_i = _furthest(q, alpha, grad, core, tracked, n if full_search else sample_size)
+            radius2 = delta2 - R
+            if verify_stop and 2.0 * (R - grad_i) <= eps_stop * radius2:
+                i, grad_i = _furthest(q, alpha, grad, core, tracked, n)
+            if iterations < trace.shape[1]:
+                trace[TRACE_RADIUS2, iterations] = radius2
+                trace[TRACE_OBJECTIVE, iterations] = R
+                trace[TRACE_CORE, iterations] = core
+            delta_plus = 2.0 * (R - grad_i) / radius2
+            note(curve, iterations, q.counters, R, delta_plus)
+            if delta_plus <= eps_stop:
+                converged = True
+                break
+            if iterations >= max_iter:
+                break
+            iterations += 1
+            j = _nearest_in_core(alpha, grad, core) if algorithm == MFW else -1
+            delta_minus = 2.0 * (grad[j] - R) / radius2 if j >= 0 else -np.inf
+            if algorithm != CVM and delta_plus < delta_minus:  # eq. (32): the better ascent direction
+                core, R, dropped = away_step(q, alpha, grad, core, tracked, j, R)
+                drops += dropped
+                continue
+            entering = i >= core
+            if entering:
+                core = _enter(q, alpha, grad, core, i, grad_i)
+                i = core - 1
+            tracked = _tracked(n, core, full_search)
+            if algorithm == CVM:
+                # libCVM's looser SMO tolerance; the outer eps once a core point is the furthest
+                inner_eps = max(smo_eps, eps_stop) if entering else eps_stop
+                R, steps = _simplex_smo(q, alpha, grad, core, tracked, R, delta2, inner_eps,
+                                        inner_max_steps)
+                inner_steps += steps
+            else:
+                R = frank_wolfe_step(q, alpha, grad, core, tracked, i, R)
+        close(curve, iterations, q.counters, R, delta_plus)
+        return alpha, R, iterations, converged, inner_steps, drops, delta_plus
+
+    return run
+
+
+RUNS = {algorithm: make_run(algorithm) for algorithm in (CVM, FW, MFW)}
 
 
 def _check_normalized(provider):
@@ -282,8 +293,8 @@ def solve_meb(provider, y, params, algorithm):
     trace = np.full((3, trace_length), np.nan)
     full_search = sample_size == 0 or sample_size >= n
     checkpoints = Checkpoints()
-    alpha, R, iterations, converged, inner_steps, drops, violation = _run(
-        provider, algorithm, eps, float(params.get("smo_eps", SMO_EPS)), full_search, sample_size,
+    alpha, R, iterations, converged, inner_steps, drops, violation = RUNS[algorithm](
+        provider, eps, float(params.get("smo_eps", SMO_EPS)), full_search, sample_size,
         bool(params.get("verify_stop", False)),
         int(params.get("initial_points", INITIAL_POINTS)), int(params.get("seed", 0)), max_iter,
         10**7, trace, checkpoints.array,

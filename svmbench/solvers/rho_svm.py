@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 from scipy.linalg import solve_triangular
 
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row, kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import CLOSED_FORM, MAX_ITER, OWN_RULE, finish, register_solver
@@ -58,7 +59,7 @@ def pivoted_cholesky(provider, rank, tol):
     return factor[:, :columns].copy(), pivots[:columns].copy(), residual.sum() / total
 
 
-@njit(cache=True)
+@jit_callee
 def q_times(provider, factor, v, out):
     """out = Q v: from cached Q rows, or from the low-rank factor G when it has columns."""
     m = v.shape[0]
@@ -73,7 +74,7 @@ def q_times(provider, factor, v, out):
         out[i] = total
 
 
-@njit(cache=True)
+@jit_callee
 def eta_slope(alpha, margins, rho, eta):
     """(phi'(eta), phi''(eta)) of phi(eta) = ln Z_t(eta) + rho eta (eq. 9), Z_t = sum_i alpha_i
     exp(-eta y_i f_t(x_i)); exponents shifted by the smallest margin so nothing overflows."""
@@ -132,7 +133,7 @@ def best_eta(alpha, margins, rho):
     return eta
 
 
-@njit(cache=True)
+@jit_callee
 def exponentiated_step(alpha, margins, eta, out):
     """out_i = alpha_i exp(-eta y_i f_t(x_i)) / Z_t(eta) (eq. 8)."""
     low = margins.min()

@@ -29,6 +29,7 @@ The loop stops on the absolute KKT violation of smo_mod2, b_low - b_up <= 2 tol 
 import numpy as np
 from numba import njit
 
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import cached_kernel_row, kernel_row
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, STALLED, finish, register_solver
@@ -75,7 +76,7 @@ def multiplier(y_i, alpha_i, gradient_i, C, mean):
     return -gradient_i + y_i * mean
 
 
-@njit(cache=True)
+@jit_callee
 def most_negative_multiplier(y, alpha, gradient, C, mean):
     """(sample, u) of the most negative multiplier of eq. (4); (-1, 0) when none is negative."""
     best, chosen = 0.0, -1
@@ -86,7 +87,7 @@ def most_negative_multiplier(y, alpha, gradient, C, mean):
     return chosen, best
 
 
-@njit(cache=True)
+@jit_callee
 def maximal_violating_pair(y, alpha, gradient, C):
     """(argmin F over I_up, argmax F over I_low) (Keerthi et al. 2001, eq. 12)."""
     b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
@@ -99,7 +100,7 @@ def maximal_violating_pair(y, alpha, gradient, C):
     return i_up, i_low
 
 
-@njit(cache=True)
+@jit_callee
 def project(y, gradient, support, count, d):
     """d_i = -(G_i - y_i / count sum_{k in support} y_k G_k) on the support, the projection of
     -G (§3, and eq. (5) when the support holds the released sample); d is 0 elsewhere."""
@@ -136,14 +137,14 @@ def direction(y, alpha, gradient, C, tol, support, d):
     return count
 
 
-@njit(cache=True)
+@jit_callee
 def add_row(out, row, weight):
     """out += weight row (over out's length)."""
     for k in range(out.shape[0]):
         out[k] += weight * row[k]
 
 
-@njit(cache=True)
+@jit_callee
 def add_group(out, pool, offsets, weights, g):
     """out += the GROUP rows pool[offsets[t]:] times weights[t], t = g .. g + 7, added to each
     entry in t order, as add_row one row after the other would (to the bit), in one pass over
@@ -160,7 +161,7 @@ def add_group(out, pool, offsets, weights, g):
         out[k] = ((((first + w3 * r3[k]) + w4 * r4[k]) + w5 * r5[k]) + w6 * r6[k]) + w7 * r7[k]
 
 
-@njit(cache=True)
+@jit_callee
 def add_rows(out, pool, offsets, weights, count):
     """out += sum over t < count of weights[t] pool[offsets[t]:offsets[t] + n], each entry's
     terms added in t order (the bits of one row at a time), GROUP rows per pass."""
@@ -194,7 +195,7 @@ def q_times_direction(provider, support, count, d, out, offsets, weights):
     add_rows(out, cache.pool, offsets, weights, held)
 
 
-@njit(cache=True)
+@jit_callee
 def room(alpha_i, d_i, C):
     """The largest lambda with 0 <= alpha_i + lambda d_i <= C (inf when d_i = 0)."""
     if d_i > 0.0:
@@ -204,7 +205,7 @@ def room(alpha_i, d_i, C):
     return np.inf
 
 
-@njit(cache=True)
+@jit_callee
 def step_length(alpha, gradient, C, support, count, d, qd):
     """(lambda, blocked): the exact minimiser lambda0 = -G'd / d'Qd (§3), clipped to
     lambda_max = the least room over the support (the released sample's included)."""

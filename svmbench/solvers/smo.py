@@ -1,13 +1,15 @@
 """One soft-margin SMO Solver over the C-SVC Q-matrix, as LIBSVM's ``Solver`` (svm.cpp); its
 variants differ only in working-set selection and stopping.
 
-The Solver owns what every variant shares, compiled once (``solver_loop``): the state arrays
-(alpha, the gradient G = Q alpha - 1 kept valid over an *active prefix* of positions, G_bar, the
-labels, permuted with the provider's positions by ``swap``), the pair step (``take_step``: the
-rows of i and j over the active prefix, G updated there), the gradient of positions past the
-prefix rebuilt on demand, and every kernel entry requested through the provider, which counts.
-A variant is a working-set rule (``solver_loop`` dispatches on ``rule``) returning the pair and its
-new alphas, or -1 to stop, plus what it keeps after a step (G_bar; ``after_examined_step``):
+The Solver owns what every variant shares, in one source (``make_solver_loop``): the state
+arrays (alpha, the gradient G = Q alpha - 1 kept valid over an *active prefix* of positions,
+G_bar, the labels, permuted with the provider's positions by ``swap``), the pair step
+(``take_step``: the rows of i and j over the active prefix, G updated there), the gradient of
+positions past the prefix rebuilt on demand, and every kernel entry requested through the
+provider, which counts. A variant is a working-set rule (the loop branches on ``rule``, a
+constant of each compiled loop, SOLVER_LOOPS: a fit compiles its own rule only) returning the
+pair and its new alphas, or -1 to stop, plus what it keeps after a step (G_bar;
+Platt's threshold; Keerthi's blocks, ``keerthi_blocks``):
 
 - ``smo_wss2``: Fan, Chen and Lin (2005) WSS 2 with LIBSVM's shrinking: the active prefix is
   LIBSVM's active set, rebuilt from G_bar (LIBSVM 2.83's rules by default, 3.x's on request;
@@ -47,6 +49,7 @@ import numpy as np
 from numba import get_num_threads, njit
 
 from svmbench.kernels.cache import BATCHES, PENDING
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import (
     CACHING,
     COMPUTED,
@@ -164,7 +167,7 @@ def take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j):
     alpha[i], alpha[j] = new_i, new_j
 
 
-@njit(cache=True)
+@jit_callee
 def gradient_from_support_vectors(provider, s, p):
     """G_p = sum over the support vectors [0, SV_END) of alpha_j Q_pj - 1 (= y_p F_p, Keerthi et
     al. 2001, eq. 3 without b): the row prefix over the support vectors, n_SV entries."""
@@ -177,7 +180,7 @@ def gradient_from_support_vectors(provider, s, p):
     return total - 1.0
 
 
-@njit(cache=True)
+@jit_callee
 def reconstruct_gradient(provider, s):
     """LIBSVM Solver::reconstruct_gradient: G of the shrunk samples from G_bar and the free ones.
 
@@ -218,17 +221,13 @@ def reconstruct_gradient(provider, s):
     s.requests[RECONSTRUCTION] += provider.counters[REQUESTED] - before
 
 
-@njit(cache=True)
-def complete_gradient(provider, s, converged):
-    """G valid at every position before the bias, objective and KKT check: rebuilt from G_bar
-    (wss2), or from the support vectors for the bound samples (Keerthi; not needed after a full
-    pass that changed nothing, which left every bound sample's G fresh)."""
-    rule = s.ints[RULE]
-    if rule == WSS2:
-        reconstruct_gradient(provider, s)
-    elif rule != PLATT and not converged:
-        for p in range(s.ints[ACTIVE], s.y.shape[0]):
-            s.gradient[p] = gradient_from_support_vectors(provider, s, p)
+@jit_callee
+def bound_gradients(provider, s):
+    """Keerthi's bound samples' G from the support vectors, so that G is valid at every position
+    before the bias, objective and KKT check (wss2 rebuilds it with reconstruct_gradient; Platt
+    keeps it everywhere)."""
+    for p in range(s.ints[ACTIVE], s.y.shape[0]):
+        s.gradient[p] = gradient_from_support_vectors(provider, s, p)
 
 
 # Reference counts. numba takes and drops an atomic reference on every array of a tuple it binds
@@ -244,96 +243,114 @@ def complete_gradient(provider, s, converged):
 # (take_step, be_shrunk, shrink_swap), and a cached row is looked up without binding the
 # provider (cached_kernel_row takes its cache, settings and counters): 5.3-5.6 ms a fit, LIBSVM
 # 8.7-9.9 in the same runs.
-@njit(cache=True)
-def solver_loop(provider, s, max_iter, seed, parallel_from):
-    """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps; wss2's
-    passes over active sets of ``parallel_from`` positions or more run in parallel regions
-    (wss2_parallel: the same bits)."""
-    np.random.seed(seed)  # Platt's random starts
-    n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
-    s.ints[PARALLEL_FROM] = parallel_from if s.ints[RULE] == WSS2 else n + 1
+def make_solver_loop(rule):
+    """The Solver's loop for working-set rule ``rule``, a constant of the compiled code: numba
+    prunes the other rules' branches before it types them, so that a fit compiles its own rule
+    only (a wss2 fit none of Platt's and Keerthi's code, theirs none of LIBSVM's shrinking and
+    parallel passes). One source, one compiled loop per rule (SOLVER_LOOPS)."""
+    wss2 = rule == WSS2
 
-    # closures over the loop's own arguments: numba inlines them without binding new names
-    def row(position, length):
-        """kernel_row, with the cached case inlined (see above)."""
-        cached = cached_kernel_row(provider.cache, provider.settings,
-                                   provider.counters, position, length)
-        return cached if cached.shape[0] > 0 else kernel_row(provider, position, length)
+    @njit(cache=True)
+    def solver_loop(provider, s, max_iter, seed, parallel_from):
+        """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps;
+        wss2's passes over active sets of ``parallel_from`` positions or more run in parallel
+        regions (wss2_parallel: the same bits)."""
+        np.random.seed(seed)  # Platt's random starts
+        n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
+        s.ints[PARALLEL_FROM] = parallel_from if wss2 else n + 1
 
-    def stored(entry):
-        """A Q entry as the cache stores the rows that keep G (float32 like LIBSVM's Qfloat;
-        float64 for a precomputed matrix). kernel_entry serves Q_ij unrounded when it computes
-        it, and the step solves with that; G and the objective must take the rows' numbers, or G
-        drifts from Q alpha - 1 (Keerthi's samples entering I0: ~1e-8 a step, kept in I0)."""
-        return np.float64(no_row.dtype.type(entry))
+        # closures over the loop's own arguments: numba inlines them without binding new names
+        def row(position, length):
+            """kernel_row, with the cached case inlined (see above)."""
+            cached = cached_kernel_row(provider.cache, provider.settings,
+                                       provider.counters, position, length)
+            return cached if cached.shape[0] > 0 else kernel_row(provider, position, length)
 
-    def wss2_pair():
-        """Fan et al. 2005, WSS 2 over the active set: (i, j, gap, row of i), j = -1 when there is
-        no pair; gap = m(a) - M(a)."""
-        if s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:
-            return wss2_pair_parallel(provider, s)
-        i, gmax = wss2_first(s)
-        if i < 0:
-            return i, -1, -np.inf, no_row
-        row_i = row(i, s.ints[ACTIVE])
-        j, gap = wss2_second(s, provider.diag, row_i, i, gmax)
-        return i, j, gap, row_i
+        def stored(entry):
+            """A Q entry as the cache stores the rows that keep G (float32 like LIBSVM's Qfloat;
+            float64 for a precomputed matrix). kernel_entry serves Q_ij unrounded when it computes
+            it, and the step solves with that; G and the objective must take the rows' numbers, or G
+            drifts from Q alpha - 1 (Keerthi's samples entering I0: ~1e-8 a step, kept in I0)."""
+            return np.float64(no_row.dtype.type(entry))
 
-    iterations = 0
-    converged = False
-    wss2 = s.ints[RULE] == WSS2
-    objective, gap = dual_objective(s.alpha, s.gradient), np.nan  # G is valid everywhere here
-    while iterations < max_iter:
-        if wss2:  # LIBSVM: shrink every min(l, 1000) iterations; when the active set is optimal,
-            # rebuild G over every sample and select again; stop when that is optimal too
-            if shrinking_due(s):
-                do_shrinking(provider, s)
-            i, j, gap, row_i = wss2_pair()
-            if gap < tol or j < 0:
-                reconstruct_gradient(provider, s)
-                s.ints[ACTIVE] = n
+        def wss2_pair():
+            """Fan et al. 2005, WSS 2 over the active set: (i, j, gap, row of i), j = -1 when there is
+            no pair; gap = m(a) - M(a)."""
+            if s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:
+                return wss2_pair_parallel(provider, s)
+            i, gmax = wss2_first(s)
+            if i < 0:
+                return i, -1, -np.inf, no_row
+            row_i = row(i, s.ints[ACTIVE])
+            j, gap = wss2_second(s, provider.diag, row_i, i, gmax)
+            return i, j, gap, row_i
+
+        iterations = 0
+        converged = False
+        objective, gap = dual_objective(s.alpha, s.gradient), np.nan  # G is valid everywhere here
+        while iterations < max_iter:
+            if wss2:  # LIBSVM: shrink every min(l, 1000) iterations; when the active set is optimal,
+                # rebuild G over every sample and select again; stop when that is optimal too
+                if shrinking_due(s):
+                    do_shrinking(provider, s)
                 i, j, gap, row_i = wss2_pair()
                 if gap < tol or j < 0:
+                    reconstruct_gradient(provider, s)
+                    s.ints[ACTIVE] = n
+                    i, j, gap, row_i = wss2_pair()
+                    if gap < tol or j < 0:
+                        converged = True
+                        break
+                    s.ints[COUNTER] = 1  # shrink again in the next iteration
+                q_ij = np.float64(row_i[j])
+                new_i, new_j = solve_pair(s.alpha[i], s.alpha[j], s.gradient[i], s.gradient[j],
+                                          s.y[i], s.y[j], provider.diag[i], provider.diag[j], q_ij,
+                                          s.reals[C_])
+            else:
+                i, j, new_i, new_j, q_ij, row_i = next_examined(provider, s)
+                if i < 0:
                     converged = True
                     break
-                s.ints[COUNTER] = 1  # shrink again in the next iteration
-            q_ij = np.float64(row_i[j])
-            new_i, new_j = solve_pair(s.alpha[i], s.alpha[j], s.gradient[i], s.gradient[j],
-                                      s.y[i], s.y[j], provider.diag[i], provider.diag[j], q_ij,
-                                      s.reals[C_])
-        else:
-            i, j, new_i, new_j, q_ij, row_i = next_examined(provider, s)
-            if i < 0:
-                converged = True
-                break
-        note(s.curve, iterations, provider.counters, objective, own_gap(s, gap))
-        q_ii, q_jj, q_ij = stored(provider.diag[i]), stored(provider.diag[j]), stored(q_ij)
-        objective += objective_change(s.gradient[i], s.gradient[j], new_i - s.alpha[i],
-                                      new_j - s.alpha[j], q_ii, q_jj, q_ij)
-        old_i, old_j = s.alpha[i], s.alpha[j]
-        row_j = no_row
-        if s.ints[ACTIVE] > 0:
-            row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
-            row_j = row(j, s.ints[ACTIVE])
-        if s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step leaves the prefix alone
-            update_gradient_parallel(s.gradient, row_i, row_j, new_i - s.alpha[i],
-                                     new_j - s.alpha[j], s.ints[ACTIVE])
-        take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
-        iterations += 1
-        if not wss2:
-            after_examined_step(provider, s, i, j)
-            continue
-        if leaves_or_enters_upper_bound(s, i, old_i):
-            update_gradient_bar(provider, s, i, old_i)
-        if leaves_or_enters_upper_bound(s, j, old_j):
-            update_gradient_bar(provider, s, j, old_j)
-    complete_gradient(provider, s, converged)
-    result = outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
-    close(s.curve, iterations, provider.counters, result[4], own_gap(s, gap))
-    return result
+            note(s.curve, iterations, provider.counters, objective, own_gap(s, gap))
+            q_ii, q_jj, q_ij = stored(provider.diag[i]), stored(provider.diag[j]), stored(q_ij)
+            objective += objective_change(s.gradient[i], s.gradient[j], new_i - s.alpha[i],
+                                          new_j - s.alpha[j], q_ii, q_jj, q_ij)
+            old_i, old_j = s.alpha[i], s.alpha[j]
+            row_j = no_row
+            if s.ints[ACTIVE] > 0:
+                row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
+                row_j = row(j, s.ints[ACTIVE])
+            if wss2 and s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step: not the prefix
+                update_gradient_parallel(s.gradient, row_i, row_j, new_i - s.alpha[i],
+                                         new_j - s.alpha[j], s.ints[ACTIVE])
+            take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
+            iterations += 1
+            if rule == PLATT:
+                platt_threshold(s, i, j)
+                continue
+            if not wss2:
+                keerthi_blocks(provider, s, i, j)
+                continue
+            if leaves_or_enters_upper_bound(s, i, old_i):
+                update_gradient_bar(provider, s, i, old_i)
+            if leaves_or_enters_upper_bound(s, j, old_j):
+                update_gradient_bar(provider, s, j, old_j)
+        if wss2:  # G valid everywhere before the bias, objective and KKT check
+            reconstruct_gradient(provider, s)
+        elif rule != PLATT and not converged:  # a full pass that changed nothing left it so
+            bound_gradients(provider, s)
+        result = outcome(s.alpha, s.gradient, s.y, s.reals[C_], iterations, converged)
+        close(s.curve, iterations, provider.counters, result[4], own_gap(s, gap))
+        return result
+
+    return solver_loop
 
 
-@njit(cache=True)
+SOLVER_LOOPS = {rule: make_solver_loop(rule) for rule in VARIANTS.values()}
+wss2_loop = SOLVER_LOOPS[WSS2]
+
+
+@jit_callee
 def wss2_pair_parallel(provider, s):
     """solver_loop's wss2_pair over a long active set, its passes in parallel blocks
     (wss2_parallel): the same (i, j, gap, row of i). Not inlined: its array slices and calls
@@ -363,14 +380,11 @@ def own_gap(s, wss2_gap):
     return wss2_gap
 
 
-@njit(cache=True)
-def after_examined_step(provider, s, i, j):
-    """What Platt's and Keerthi's rules keep up to date after a step: Platt's threshold, Keerthi's
-    blocks [I0 | alpha = C | alpha = 0] (``place``, a closure over this function's arguments: see
-    the note before next_examined) and thresholds."""
-    if s.ints[RULE] == PLATT:
-        platt_threshold(s, i, j)
-        return
+@jit_callee
+def keerthi_blocks(provider, s, i, j):
+    """What Keerthi's rules keep up to date after a step: the blocks [I0 | alpha = C | alpha = 0]
+    (``place``, a closure over this function's arguments: see the note before next_examined) and
+    the thresholds (Platt's keeps its threshold: platt_threshold)."""
     ends = s.ints[ACTIVE:SV_END + 1]  # I0 = [0, ends[0]), alpha = C: [ends[0], ends[1])
     alpha = s.alpha  # one name per statement (see next_examined)
     C = s.reals[C_]
@@ -455,7 +469,7 @@ def be_shrunk(s, t, gmax_up, gmax_low):
                                         else -f > gmax_up)
 
 
-@njit(cache=True)
+@jit_callee
 def violating_extremes(s):
     """(max of -y G over I_up, max of y G over I_low) over the active set."""
     y, alpha, gradient, C = s.y, s.alpha, s.gradient, s.reals[C_]
@@ -468,7 +482,7 @@ def violating_extremes(s):
     return gmax_up, gmax_low
 
 
-@njit(cache=True)
+@jit_callee
 def do_shrinking(provider, s):
     """LIBSVM Solver::do_shrinking, 2.83's or 3.x's (``shrinking_rules``).
 
@@ -579,7 +593,7 @@ def requested_row(provider, position, length):
 # closures over next_examined's own arguments, and the calls they make out of line take arrays
 # only, or compute kernel values (a row, or an entry that no cached row holds).
 
-@njit(cache=True)
+@jit_callee
 def next_examined(provider, s):
     """Platt 1998's outer loop as a stateful selection: the next pair examineExample steps on.
     Passes alternate between all samples and the non-bound ones (Keerthi et al. 2001: I0; Mod 1
@@ -758,7 +772,7 @@ def platt_threshold(s, i1, i2):
 
 # ---------------------------------------------------------------- Keerthi et al. 2001
 
-@njit(cache=True)
+@jit_callee
 def refresh_thresholds(s, i1, i2):
     """(b_up, i_up) and (b_low, i_low) over I0 + {i1, i2} (Keerthi et al. 2001, takeStep), the
     first position holding each extreme of I0, then i1 and i2 where strictly better.
@@ -888,7 +902,7 @@ def solve(provider, y, params, variant):
     checkpoints = Checkpoints()
     state = initial_state(y, params.get("alpha_init"), settings, checkpoints.array)
     initial_gradient(provider, state)
-    alpha, bias, iterations, converged, objective, violation = solver_loop(
+    alpha, bias, iterations, converged, objective, violation = SOLVER_LOOPS[settings[0]](
         provider, state, settings[-1], int(params.get("seed", 0)), wss2_parallel_from())
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
@@ -901,9 +915,9 @@ SIZE, ITERATIONS, CONVERGED, REQUESTED_, COMPUTED_, REQUESTS = range(6)
 
 
 @njit(cache=True)
-def solve_each(providers, alpha_init, rule, shrinking, shrink_rules, C, tol, eps, max_iter,
-               seed, parallel_from):
-    """solve for every Q-matrix of a typed list, in one call (LIBSVM's svm_train runs its
+def solve_each(providers, alpha_init, shrinking, shrink_rules, C, tol, eps, max_iter, seed,
+               parallel_from):
+    """wss2's solve for every Q-matrix of a typed list, in one call (LIBSVM's svm_train runs its
     one-vs-one class pairs so): the labels are each provider's signs, ``alpha_init`` the
     problems' starting alphas one after the other (empty: zeros). Returns alpha in sample order
     (one problem after the other), per problem (bias, objective, violation), and the integers
@@ -919,14 +933,14 @@ def solve_each(providers, alpha_init, rule, shrinking, shrink_rules, C, tol, eps
         if not (np.any(labels > 0) and np.any(labels < 0)):
             raise ValueError(TWO_SIGNS)
         alpha = np.zeros(n)
-        if rule == WSS2 and alpha_init.shape[0] > 0:
+        if alpha_init.shape[0] > 0:
             alpha = alpha_init[start:start + n].copy()
             if not is_feasible(alpha, labels, C):
                 raise ValueError(ALPHA_INIT_RULE)
             alpha = np.minimum(alpha, C)
-        s = new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, new_curve(0))
+        s = new_state(labels, alpha, WSS2, shrinking, shrink_rules, C, tol, eps, new_curve(0))
         initial_gradient(provider, s)
-        alpha, bias, iterations, converged, objective, violation = solver_loop(
+        alpha, bias, iterations, converged, objective, violation = wss2_loop(
             provider, s, max_iter, seed, parallel_from)
         for p in range(n):
             alpha_out[start + provider.perm[p]] = alpha[p]
@@ -939,18 +953,19 @@ def solve_each(providers, alpha_init, rule, shrinking, shrink_rules, C, tol, eps
     return alpha_out, reals, ints
 
 
-def solve_many(providers, params, variant, alpha_init=None):
-    """``solve`` over each Q-matrix of a numba typed list (the class pairs of one fit,
+@register_many("smo_wss2")
+def solve_wss2_many(providers, params, alpha_init=None):
+    """solve_wss2 over each Q-matrix of a numba typed list (the class pairs of one fit,
     svmbench.kernels.qmatrix.make_precomputed_qmatrices) in one compiled call, the labels being
     each Q-matrix's signs; ``alpha_init``: the problems' starting alphas one after the other
-    (wss2; None: zeros). The same results as ``solve`` on each, without Python between them."""
-    rule, shrinking, shrink_rules, C, tol, eps, max_iter = state_settings(params, variant)
+    (None: zeros). The same results as ``solve`` on each, without Python between them."""
+    _, shrinking, shrink_rules, C, tol, eps, max_iter = state_settings(params, "smo_wss2")
     alpha, reals, ints = solve_each(
         providers, np.zeros(0) if alpha_init is None else np.asarray(alpha_init, dtype=float),
-        rule, shrinking, shrink_rules, C, tol, eps, max_iter, int(params.get("seed", 0)),
+        shrinking, shrink_rules, C, tol, eps, max_iter, int(params.get("seed", 0)),
         wss2_parallel_from())
     ends = np.cumsum(ints[:, SIZE])
-    return [smo_result(variant, tol, alpha[end - size:end], bias, counts_[ITERATIONS],
+    return [smo_result("smo_wss2", tol, alpha[end - size:end], bias, counts_[ITERATIONS],
                        counts_[CONVERGED], objective, violation, counts_[REQUESTED_],
                        counts_[COMPUTED_], counts_[REQUESTS:])
             for end, size, (bias, objective, violation), counts_
@@ -964,12 +979,6 @@ def solve_wss2(provider, y, params):
     ``max_iter`` (-1: no limit), ``alpha_init`` (optional warm start: a feasible alpha,
     0 <= alpha <= C and y'alpha = 0)."""
     return solve(provider, y, params, "smo_wss2")
-
-
-@register_many("smo_wss2")
-def solve_wss2_many(providers, params, alpha_init=None):
-    """solve_wss2 over a typed list of Q-matrices in one call (solve_many)."""
-    return solve_many(providers, params, "smo_wss2", alpha_init)
 
 
 @register_solver("smo_platt")

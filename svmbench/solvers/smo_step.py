@@ -10,6 +10,7 @@ Platt's errors ``E_i = F_i - b`` (Platt 1998, u = w.x - b) are read off G. The i
 import numpy as np
 from numba import njit
 
+from svmbench.kernels.compile_cache import jit_callee
 from svmbench.solvers.base import resolve_max_iter
 from svmbench.solvers.kkt import kkt_violation
 
@@ -76,24 +77,24 @@ def last_index_of(values, target):
     return -1
 
 
-@njit(cache=True)
+@jit_callee
 def is_free(alpha_i, C):
     return 0.0 < alpha_i < C
 
 
-@njit(cache=True)
+@jit_callee
 def in_up_set(y_i, alpha_i, C):
     """i may move so that y_i alpha_i grows (Keerthi et al. 2001: I0, I1, I2)."""
     return alpha_i < C if y_i > 0 else alpha_i > 0.0
 
 
-@njit(cache=True)
+@jit_callee
 def in_low_set(y_i, alpha_i, C):
     """i may move so that y_i alpha_i shrinks (Keerthi et al. 2001: I0, I3, I4)."""
     return alpha_i > 0.0 if y_i > 0 else alpha_i < C
 
 
-@njit(cache=True)
+@jit_callee
 def curvature(q_ii, q_jj, q_ij, y_i, y_j):
     """k_ii + k_jj - 2 k_ij from Q entries (q_ij = y_i y_j k_ij), TAU when it is not positive."""
     value = q_ii + q_jj - 2.0 * y_i * y_j * q_ij
@@ -119,7 +120,7 @@ def wss2_gains(y, diag, row_i, y_i, diag_i, gmax, low, gain):
         gain[t] = gradient_diff * gradient_diff / a_it if gradient_diff > 0.0 else -np.inf
 
 
-@njit(cache=True)
+@jit_callee
 def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C):
     """Exact minimiser over (alpha_i, alpha_j) on y_i a_i + y_j a_j = const, clipped to [0, C]^2
     (Platt 1998, eqs. 16-18, in LIBSVM's Solver::Solve form with TAU for non-positive curvature)."""
@@ -165,7 +166,7 @@ def update_gradient(gradient, row_i, row_j, step_i, step_j, length):
         gradient[k] += step_i * row_i[k] + step_j * row_j[k]
 
 
-@njit(cache=True)
+@jit_callee
 def snap_to_bounds(alpha_i, C):
     """An alpha within BOUND_SNAP * C of a bound is put on it (Platt 1998, takeStep: "if (a2 < 1e-8)
     a2 = 0 else if (a2 > C - 1e-8) a2 = C"): the clipping arithmetic can leave an alpha one ulp

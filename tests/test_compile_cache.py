@@ -1,0 +1,205 @@
+"""numba's compiled code is cached by source content (svmbench.kernels.compile_cache): a fresh
+process with an empty cache compiles, says so once, and compiles only its own rule; a second
+process loads everything; a changed source file is compiled anew, never served old code; the
+directory is locked while numba compiles; old directories are pruned, locked ones kept; no
+Python code calls a compiled callee (it has no Python entry point)."""
+
+import ast
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from numba.core.dispatcher import Dispatcher
+
+from svmbench.kernels import compile_cache
+from svmbench.kernels.compile_cache import JIT_SOURCES, PACKAGE, SourceKeyedLocator, prune
+
+ROOT = PACKAGE.parent
+
+FIRST_FIT = """
+import json
+import numpy as np
+from numba.core import event
+from svmbench.solvers import smo
+
+compiled = []
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Count())
+from svmbench.models import SMOSVC
+rng = np.random.default_rng(3)
+X = rng.normal(size=(60, 3))
+y = (X[:, 0] + 0.5 * rng.normal(size=60) > 0).astype(int)
+wss2 = SMOSVC(variant="wss2", C=2.0, gamma=0.5).fit(X, y)
+others = [function.__name__ for function in (smo.next_examined, smo.keerthi_examine,
+          smo.platt_examine, smo.bound_gradients, smo.keerthi_blocks) if function.signatures]
+platt = SMOSVC(variant="platt", C=2.0, gamma=0.5).fit(X, y)
+print(json.dumps({"compiled": len(compiled), "others": others,
+                  "decision": [wss2.decision_function(X).tolist(),
+                               platt.decision_function(X).tolist()]}))
+"""
+
+
+def run(program, cache, pythonpath=None):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    if pythonpath:
+        env["PYTHONPATH"] = str(pythonpath)
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          env=env, check=True, cwd=ROOT if pythonpath is None else pythonpath)
+    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+def test_a_cold_start_compiles_its_rule_once_and_a_second_process_loads_it(tmp_path):
+    """wss2's fit compiles none of Platt's and Keerthi's code; Platt's loop is cached too (a
+    compiled function passed as a value would make it uncacheable: a dynamic global)."""
+    first, told = run(FIRST_FIT, tmp_path)
+    assert first["compiled"] > 0 and first["others"] == []  # wss2 compiled no Platt, Keerthi
+    assert told.count("compiling the numba code") == 1
+    second, quiet = run(FIRST_FIT, tmp_path)
+    assert second["compiled"] == 0 and "compiling" not in quiet
+    assert second["decision"] == first["decision"]
+
+
+DIAGONAL = """
+import json
+import numpy as np
+from svmbench.kernels.provider import make_provider
+provider = make_provider(np.array([[1.0, 2.0], [3.0, 0.0]]), kernel="linear")
+print(json.dumps({"diag": provider.diag.tolist()}))
+"""
+
+
+def test_a_changed_source_file_is_compiled_anew_even_when_only_a_callee_changed(tmp_path):
+    """provider.fill_diagonal calls math.apply_kernel: numba's own cache, keyed on provider.py,
+    would serve the old machine code after math.py changed."""
+    copy = tmp_path / "checkout"
+    shutil.copytree(PACKAGE, copy / "svmbench", ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "cache"
+    assert run(DIAGONAL, cache, copy)[0]["diag"] == [5.0, 9.0]
+    math_py = copy / "svmbench" / "kernels" / "math.py"
+    source = math_py.read_text()
+    linear = "        return (gamma * dot + coef0) ** degree\n    return dot\n"
+    assert linear in source
+    math_py.write_text(source.replace(linear, linear.replace("return dot", "return dot + 1.0")))
+    assert run(DIAGONAL, cache, copy)[0]["diag"] == [6.0, 10.0]
+
+
+LOCKED_WHILE_COMPILING = """
+import fcntl, json
+import numpy as np
+from numba.core import event
+from svmbench.kernels import compile_cache
+from svmbench.kernels.math import is_sparse, make_points
+
+seen = []
+class Probe(event.Listener):
+    def on_start(self, ev):
+        with open(compile_cache.key_directory() / ".lock", "a") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                seen.append("free")
+            except BlockingIOError:
+                seen.append("locked")
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Probe())
+is_sparse(make_points(np.ones((2, 2))))
+print(json.dumps(seen))
+"""
+
+
+def test_the_cache_directory_is_locked_while_numba_compiles(tmp_path):
+    assert run(LOCKED_WHILE_COMPILING, tmp_path)[0] == ["locked"]
+
+
+def test_pruning_keeps_the_most_recently_used_directories_and_any_locked_one(tmp_path):
+    keys = []
+    for age in range(6):
+        key = tmp_path / f"key{age}"
+        (key / "kernels").mkdir(parents=True)
+        (key / ".lock").touch()
+        os.utime(key / ".lock", (time.time() - 3600 * age, time.time() - 3600 * age))
+        keys.append(key)
+    with open(keys[5] / ".lock", "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        prune(tmp_path, keep=2)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["key0", "key1", "key5"]
+
+
+def compiled_functions():
+    """Every numba dispatcher defined in svmbench: module globals, and the values of module-level
+    dicts (the loops made per rule, smo.SOLVER_LOOPS, meb.RUNS)."""
+    import svmbench.models  # noqa: F401 -- imports every solver
+
+    values = [value for name, module in list(sys.modules.items()) if name.startswith("svmbench")
+              for value in vars(module).values()]
+    values += [item for value in values if isinstance(value, dict) for item in value.values()]
+    return list({id(value): value for value in values if isinstance(value, Dispatcher)}.values())
+
+
+def test_every_compiled_function_lives_in_the_hashed_sources_and_is_cached_by_content():
+    from svmbench.solvers.meb import RUNS
+    from svmbench.solvers.smo import SOLVER_LOOPS
+
+    functions = compiled_functions()
+    assert len(functions) > 100
+    assert {*SOLVER_LOOPS.values(), *RUNS.values()} <= set(functions)
+    for function in functions:
+        folder = Path(function.py_func.__code__.co_filename).resolve().relative_to(PACKAGE)
+        assert folder.parts[0] in JIT_SOURCES, function
+        assert isinstance(function._cache._impl.locator, SourceKeyedLocator), function
+
+
+def jit_decorator(node):
+    call = node.func if isinstance(node, ast.Call) else node
+    return getattr(call, "id", getattr(call, "attr", None)) in ("njit", "jit", "jit_callee")
+
+
+def python_uses_and_callees(path):
+    """(names that Python code of ``path`` calls or refers to, names it defines with
+    jit_callee): code inside a compiled function (or a closure in one) is not Python code."""
+    uses, callees = set(), set()
+
+    def visit(node, compiled):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef):
+                if any("jit_callee" in ast.unparse(d) for d in child.decorator_list):
+                    callees.add(child.name)
+                visit(child, compiled or any(jit_decorator(d) for d in child.decorator_list))
+                continue
+            if not compiled and isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                uses.add(child.id)
+            if not compiled and isinstance(child, ast.Attribute):
+                uses.add(child.attr)
+            visit(child, compiled)
+
+    visit(ast.parse(path.read_text()), False)
+    return uses, callees
+
+
+def test_no_python_code_calls_or_passes_a_compiled_callee():
+    """A jit_callee has no entry point for Python: a call from Python would crash the process."""
+    files = [*PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py"),
+             *(ROOT / "experiments").rglob("*.py")]
+    uses, callees = set(), set()
+    for path in files:
+        found = python_uses_and_callees(path)
+        uses |= found[0]
+        callees |= found[1]
+    assert len(callees) > 50
+    assert sorted(callees & uses) == []
+
+
+@pytest.mark.parametrize("folder", JIT_SOURCES)
+def test_the_key_covers_every_source_file_of_the_compiled_folders(folder):
+    assert {path for path in compile_cache.source_files() if path.parent.name == folder} == \
+        set((PACKAGE / folder).glob("*.py"))
