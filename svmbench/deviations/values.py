@@ -219,25 +219,18 @@ def output(path, row, column):
 
 
 def _column_numbers(source, column, rows, after):
-    """(value, printed) of every number in a column of an artefact's table or an output's
-    tables, at the rows whose key matches the shell pattern ``rows``."""
-    if source in artefacts():
-        path = output_of(source)
-        keyed = {}
-        for c in artefact_cells(source):
-            keyed.setdefault(c.table, {})[c.row] = c.row_key
-        pairs = [(tables(path)[t], index, key) for t, rows_of in keyed.items()
-                 for index, key in rows_of.items()]
-    else:
-        path = ROOT / source
-        pairs = [(table, index, key) for table in tables(path)
-                 for index, key in enumerate(row_keys(table, len(table.header)))]
+    """(value, printed) of every number in a column of the tables of an artefact's committed
+    Markdown or an output, at the rows whose key (leading cells joined by " / " until unique)
+    matches the shell pattern ``rows``."""
+    path = output_of(source) if source in artefacts() else ROOT / source
     found = []
-    for table, index, key in pairs:
+    for table in tables(path):
         header = [name.strip() for name in table.header]
-        if fnmatchcase(key, rows) and column in header:
-            text = _part(table.rows[index][header.index(column)].text, after)
-            if printed_number(text) is not None:
+        if column not in header:
+            continue
+        for row, key in zip(table.rows, row_keys(table, len(header))):
+            text = _part(row[header.index(column)].text, after)
+            if fnmatchcase(key, rows) and printed_number(text) is not None:
                 found.append(Value(number(text), printed_number(text), path))
     if not found:
         raise PlaceholderError(f"{source}: no number in column {column!r} at rows {rows!r}")

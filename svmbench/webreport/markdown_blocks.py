@@ -30,6 +30,7 @@ class TableBlock:
     intro: str = ""  # plain text of the paragraph just above the table
     kind: str = "table"
     comparisons: dict = field(default_factory=dict)  # compare.annotate: (row, column) ->
+    links: dict = field(default_factory=dict)  # (row, column) -> the cell's deviations entry
 
 
 @dataclass
