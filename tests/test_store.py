@@ -47,6 +47,17 @@ def test_a_record_of_other_solver_code_is_not_reused_unless_asked(tmp_path, monk
     assert {r["code_fingerprint"] for r in ResultStore(tmp_path).records()} == {"changed-solver"}
 
 
+def test_reuse_none_re_runs_every_cell_and_sets_the_old_records_aside(tmp_path):
+    first = run_cell(config(tmp_path))
+    assert run_cell(config(tmp_path)) == []  # the default policy reuses them
+    again = run_cell(config(tmp_path, "store.reuse=none"))  # same code, trained again
+    assert sorted(r["fold"] for r in again) == [0, 1, 2]
+    assert len(list((tmp_path / SUPERSEDED).rglob("fold-*.json"))) == 3  # nothing deleted
+    stored = {r["fold"]: r["timestamp_utc"] for r in ResultStore(tmp_path).records()}
+    assert stored == {r["fold"]: r["timestamp_utc"] for r in again}
+    assert stored != {r["fold"]: r["timestamp_utc"] for r in first}
+
+
 def test_a_cell_claimed_by_a_live_process_is_not_trained_and_a_stale_claim_is_taken_over(
         tmp_path):
     cfg = config(tmp_path)
