@@ -293,7 +293,7 @@ def check(expression):
 def evaluate(expression):
     """The :class:`Value` of a placeholder's expression."""
     tree = check(expression)
-    value = eval(compile(tree, "<placeholder>", "eval"), {"__builtins__": {}}, READERS)  # noqa: S307
+    value = eval(compile(tree, "<placeholder>", "eval"), {"__builtins__": {}}, READERS)
     if not isinstance(value, Value):
         raise PlaceholderError(f"{{{{ {expression} }}}} gives records, not a number: add .mean(...), "
                           ".count(), ...")

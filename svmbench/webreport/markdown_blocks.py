@@ -1,6 +1,7 @@
 """A Markdown document as a list of blocks: HTML text, or tables kept as cells (for sorting and
 colouring). Parsed by markdown-it-py (CommonMark plus GitHub tables), not by hand."""
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -81,7 +82,7 @@ def parse(markdown, resolve=None):
 def _heading_ids(tokens):
     """Give every heading its GitHub anchor as id (a repeat gets -1, -2, ... as there)."""
     seen = {}
-    for opening, inline in zip(tokens, tokens[1:]):
+    for opening, inline in itertools.pairwise(tokens):
         if opening.type == "heading_open":
             anchor = slug(_plain(inline))
             count = seen.get(anchor, 0)
