@@ -127,3 +127,21 @@ def test_the_cells_of_a_store_leave_out_superseded_and_quarantined_records(tmp_p
     list(store.records())  # quarantines def's record
     assert (tmp_path / SUPERSEDED).is_dir() and (tmp_path / QUARANTINE).is_dir()
     assert store.cells() == {"abc", "def"}
+
+
+def test_a_store_keeps_what_its_artefacts_draw_on_and_lists_the_rest(tmp_path):
+    from svmbench.stores import unused
+    for folder in ("live1", "live2", "other", SUPERSEDED + "/live1", QUARANTINE + "/x"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "fold-0.json").write_text("{}")
+    assert [p.name for p in unused(tmp_path, {"live1", "live2"})] == sorted(
+        ["other", SUPERSEDED, QUARANTINE])
+    assert unused(tmp_path / "missing", {"live1"}) == []
+
+
+def test_the_committed_stores_hold_no_superseded_or_quarantined_records():
+    root = runner.Path(CONF_DIR).parent
+    tracked = subprocess.run(["git", "ls-files", "results"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+    assert tracked, "not a git checkout"
+    assert [p for p in tracked if f"/{SUPERSEDED}/" in p or f"/{QUARANTINE}/" in p] == []
