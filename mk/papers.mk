@@ -32,6 +32,12 @@ figures: venv
 	$(PY) -m svmbench.render gs2008_fig2_3 tsang_fig1 fw_fig3 fw_fig4 fw_fig5 fw_fig6 fw_fig7 \
 	  fw_fig8 --scale $(RENDER_SCALE)
 
+## deviations: docs/deviations.md from the committed tables, experiment outputs and stores and
+## the prose of docs/deviations.yaml (every cell outside its tolerance; no training)
+.PHONY: deviations
+deviations: venv
+	$(PY) -m svmbench.deviations
+
 ## paper: every artefact at paper scale (hours on 2 cores; LAUNCHER=... for a cluster); each
 ## sweep's wall time goes to results/wall_times.csv (wall-times: as a table); a failed artefact
 ## does not stop the others (make -k), the target exits non-zero; run again to resume

@@ -7,8 +7,12 @@ records.
 
 - Reuse: a finished record (``converged`` or ``max_iter``) is reused only when its
   ``code_fingerprint`` matches the running code's; ``reuse="any"`` (``store.reuse=any``) reuses it
-  whatever code produced it. A record of other code is moved to ``superseded/`` when its cell is
-  re-run, never deleted. A ``failed:<reason>`` record is replaced when the cell is re-run.
+  whatever code produced it; ``reuse="none"`` (``store.reuse=none``) reuses nothing: every cell
+  runs again, e.g. a clean re-run of an artefact on code of the same fingerprint (a stopped
+  re-run resumes with the default policy). A finished record a re-run replaces is moved to
+  ``superseded/``, never deleted (the committed stores keep no ``superseded/``: git ignores it,
+  git history keeps the records; svmbench.stores). A ``failed:<reason>`` record is replaced when
+  the cell is re-run.
 - Corrupt records (not JSON, not a record) are named in the log and moved to ``quarantine/``;
   they never block a cell, which simply runs again.
 - Claims: a sweep trains a cell only while it holds the cell's claim file
@@ -29,7 +33,7 @@ import pandas as pd
 
 from svmbench.status import FINISHED
 
-REUSE_POLICIES = ("fingerprint", "any")
+REUSE_POLICIES = ("fingerprint", "any", "none")
 RECORD_KEYS = ("config_hash", "fold", "status")
 QUARANTINE = "quarantine"
 SUPERSEDED = "superseded"
@@ -86,7 +90,7 @@ class ResultStore:
 
     def reusable(self, record, fingerprint):
         """Whether ``record`` stands for the running code (``fingerprint``) under this policy."""
-        return (record is not None and record.get("status") in FINISHED
+        return (record is not None and record.get("status") in FINISHED and self.reuse != "none"
                 and (self.reuse == "any" or record.get("code_fingerprint") == fingerprint))
 
     def has_finished(self, config_hash, fold, fingerprint):
@@ -94,7 +98,7 @@ class ResultStore:
 
     def write(self, record):
         """Store one record under its ``config_hash`` and ``fold``; never overwrite a reusable
-        one; a finished record of other code is moved to ``superseded/`` first."""
+        one; a finished record it replaces is moved to ``superseded/`` first."""
         config_hash, fold = record["config_hash"], record["fold"]
         existing = self.read(config_hash, fold)
         if self.reusable(existing, record.get("code_fingerprint")):

@@ -47,6 +47,17 @@ def test_a_record_of_other_solver_code_is_not_reused_unless_asked(tmp_path, monk
     assert {r["code_fingerprint"] for r in ResultStore(tmp_path).records()} == {"changed-solver"}
 
 
+def test_reuse_none_re_runs_every_cell_and_sets_the_old_records_aside(tmp_path):
+    first = run_cell(config(tmp_path))
+    assert run_cell(config(tmp_path)) == []  # the default policy reuses them
+    again = run_cell(config(tmp_path, "store.reuse=none"))  # same code, trained again
+    assert sorted(r["fold"] for r in again) == [0, 1, 2]
+    assert len(list((tmp_path / SUPERSEDED).rglob("fold-*.json"))) == 3  # nothing deleted
+    stored = {r["fold"]: r["timestamp_utc"] for r in ResultStore(tmp_path).records()}
+    assert stored == {r["fold"]: r["timestamp_utc"] for r in again}
+    assert stored != {r["fold"]: r["timestamp_utc"] for r in first}
+
+
 def test_a_cell_claimed_by_a_live_process_is_not_trained_and_a_stale_claim_is_taken_over(
         tmp_path):
     cfg = config(tmp_path)
@@ -117,3 +128,21 @@ def test_the_cells_of_a_store_leave_out_superseded_and_quarantined_records(tmp_p
     list(store.records())  # quarantines def's record
     assert (tmp_path / SUPERSEDED).is_dir() and (tmp_path / QUARANTINE).is_dir()
     assert store.cells() == {"abc", "def"}
+
+
+def test_a_store_keeps_what_its_artefacts_draw_on_and_lists_the_rest(tmp_path):
+    from svmbench.stores import unused
+    for folder in ("live1", "live2", "other", SUPERSEDED + "/live1", QUARANTINE + "/x"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "fold-0.json").write_text("{}")
+    assert [p.name for p in unused(tmp_path, {"live1", "live2"})] == sorted(
+        ["other", SUPERSEDED, QUARANTINE])
+    assert unused(tmp_path / "missing", {"live1"}) == []
+
+
+def test_the_committed_stores_hold_no_superseded_or_quarantined_records():
+    root = runner.Path(CONF_DIR).parent
+    tracked = subprocess.run(["git", "ls-files", "results"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+    assert tracked, "not a git checkout"
+    assert [p for p in tracked if f"/{SUPERSEDED}/" in p or f"/{QUARANTINE}/" in p] == []

@@ -6,7 +6,8 @@
 Pages: ``index.html`` (the reproduction scoreboard), ``artefacts/<name>.html`` (table beside the
 paper's with deviations coloured, figures, notes, provenance, every cell's command and record),
 ``leaderboard.html``, ``claims.html`` (the claims ledger: each seed paper's claims with a verdict,
-results/leaderboard/claims.md), ``bench.html`` and ``pages/<file>.html`` for the other results
+results/leaderboard/claims.md), ``bench.html``, ``deviations.html`` (docs/deviations.md, which each
+deviating cell of an artefact page links to) and ``pages/<file>.html`` for the other results
 notes.
 """
 
@@ -25,6 +26,8 @@ from pathlib import Path
 import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from svmbench.deviations import page as deviations
+from svmbench.deviations.cells import document_cells
 from svmbench.render import ROOT, artefacts, same_run, sources
 from svmbench.sweep import artefact_settings, cells
 from svmbench.webreport import compare
@@ -156,6 +159,15 @@ def cells_of(names, workers):
         return dict(zip(names, pool.map(paper_cells, names)))
 
 
+def link_deviations(name, document):
+    """Link each deviating cell of an artefact's tables to its entry on the deviations page
+    (svmbench.deviations: the entry that covers it, or its table's unexplained cells)."""
+    tables = [block for block in document.blocks if block.kind == "table"]
+    cells = document_cells(name, document.title, document.blocks)
+    for (table, row, column), anchor in deviations.anchors(name, cells).items():
+        tables[table].links[(row, column)] = f"deviations.html#{anchor}"
+
+
 def artefact_page(site, name, artefact_cells):
     """Write ``artefacts/<name>.html``; return its :class:`Score`."""
     settings, store_dir = artefact_settings(name, SCALE)
@@ -164,6 +176,8 @@ def artefact_page(site, name, artefact_cells):
     records = pd.DataFrame.from_records([r for v in views for r in v.records])
     images = [p for p in output.parent.glob(f"{output.stem}.*") if p.suffix in IMAGES]
     document = site.document(output, "../", images) if output.is_file() else None
+    if document:
+        link_deviations(name, document)
     found = [c for b in (document.blocks if document else []) if b.kind == "table"
              for c in b.comparisons.values()]
     scored = [c for c in found if not c.timing]
@@ -253,6 +267,9 @@ def build(out, names=None, workers=None, leaderboards=LEADERBOARDS, bench=BENCH,
         site.write("claims.html", "document.html.j2", document=ledger)
     site.write("leaderboard.html", "leaderboard.html.j2", leaderboards=leaderboards)
     site.write("bench.html", "folder.html.j2", title="make bench", folder=bench)
+    if deviations.PAGE.is_file():
+        site.write("deviations.html", "document.html.j2",
+                   document=site.document(deviations.PAGE, ""))
     site.write("index.html", "index.html.j2", scores=scores, pages=pages,
                leaderboards=leaderboards, bench=bench, claims=ledger,
                tolerance=compare.RELATIVE_TOLERANCE,

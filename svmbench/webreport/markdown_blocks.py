@@ -1,6 +1,8 @@
 """A Markdown document as a list of blocks: HTML text, or tables kept as cells (for sorting and
 colouring). Parsed by markdown-it-py (CommonMark plus GitHub tables), not by hand."""
 
+import itertools
+import re
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
@@ -8,6 +10,12 @@ from markdown_it import MarkdownIt
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 CELLS_HEADING = "Cells (each re-runs from the shell)"  # renderers' list of commands: the site's
 #                                                        own cell list replaces it
+
+
+def slug(heading):
+    """A heading's anchor as GitHub makes it (lower case, punctuation dropped, spaces to
+    hyphens): pages link to headings the same way on GitHub and in the report site."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
 @dataclass
@@ -23,6 +31,7 @@ class TableBlock:
     intro: str = ""  # plain text of the paragraph just above the table
     kind: str = "table"
     comparisons: dict = field(default_factory=dict)  # compare.annotate: (row, column) ->
+    links: dict = field(default_factory=dict)  # (row, column) -> the cell's deviations entry
 
 
 @dataclass
@@ -37,6 +46,7 @@ def parse(markdown, resolve=None):
     ``resolve(target)`` maps each image source and link target to its address in the site, or
     None for a link that has none there (its text stays, the link goes)."""
     tokens = _MARKDOWN.parse(markdown)
+    _heading_ids(tokens)
     if resolve is not None:
         _rewrite_targets(tokens, resolve)
     title, blocks, pending, last_paragraph = "", [], [], ""
@@ -67,6 +77,17 @@ def parse(markdown, resolve=None):
     if pending:
         blocks.append(TextBlock(_MARKDOWN.renderer.render(pending, _MARKDOWN.options, {})))
     return title, blocks
+
+
+def _heading_ids(tokens):
+    """Give every heading its GitHub anchor as id (a repeat gets -1, -2, ... as there)."""
+    seen = {}
+    for opening, inline in itertools.pairwise(tokens):
+        if opening.type == "heading_open":
+            anchor = slug(_plain(inline))
+            count = seen.get(anchor, 0)
+            seen[anchor] = count + 1
+            opening.attrSet("id", anchor if not count else f"{anchor}-{count}")
 
 
 def _rewrite_targets(tokens, resolve):
