@@ -4,6 +4,13 @@
 ``hydra`` node); ``sweep_jobs(config)`` asks the configured sweeper (parts of hydra-list-sweeper sweeps) for the
 jobs it would hand to the launcher, each a list of overrides; ``cells(artefact, scale)`` gives
 each job's resolved cell config and hash — what a table selects its records by.
+
+Composing a config takes Hydra about half a second, and a paper-scale sweep has hundreds of cells
+that differ mostly in values (``algorithm.C=4``). So ``cells`` composes once per choice of config
+groups (``dataset=heart algorithm=smo_wss2``) and applies each job's value overrides to a copy as
+Hydra's config loader applies overrides after composition (``OmegaConf.update``, ``+`` adds a key,
+``++`` forces it); a job whose overrides this cannot take (a deletion, an error) is composed whole.
+tests/test_sweep.py checks the hashes against composing every job.
 """
 
 import contextlib
@@ -13,6 +20,7 @@ import tempfile
 from dataclasses import dataclass
 
 from hydra import compose, initialize_config_dir
+from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.utils import instantiate
 from omegaconf import OmegaConf, open_dict
 
@@ -58,14 +66,44 @@ def cells(artefact, scale, overrides=()):
     """Every cell of an artefact at a scale (with ``overrides``, as its sweep had them), in sweep
     order; a cell's ``overrides`` are its own, without those."""
     base = [f"+experiment={artefact}", f"scale={scale}"]
-    jobs = sweep_jobs(experiment_config(artefact, scale, overrides))
-    found = []
+    config = experiment_config(artefact, scale, overrides)
+    groups = set(config.hydra.runtime.choices)
+    jobs = sweep_jobs(config)
+    found, composed = [], {}
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         for job in jobs:
             extra = [o for o in job if o not in (*base, *overrides)]
-            config = compose("config", [*base, *overrides, *extra])
+            choices = tuple(o for o in extra if not is_value_override(o, groups))
+            if choices not in composed:
+                composed[choices] = compose("config", [*base, *overrides, *choices])
+            config = with_values(composed[choices], [o for o in extra if o not in choices])
+            if config is None:
+                config = compose("config", [*base, *overrides, *extra])
             found.append(Cell(tuple(extra), config_hash(cell_config(config))))
     return found
+
+
+def is_value_override(override, groups):
+    """``key=value``, ``+key=value`` or ``++key=value`` for a key that names no config group."""
+    key = override.split("=", 1)[0].lstrip("+")
+    return "=" in override and not override.startswith("~") and key.split("@")[0] not in groups
+
+
+def with_values(config, overrides):
+    """A copy of a composed ``config`` with value ``overrides`` applied as Hydra applies them after
+    composition, or None where they do not apply so (the caller composes the job whole)."""
+    config = copy.deepcopy(config)
+    try:
+        for override in OverridesParser.create().parse_overrides(overrides):
+            key, value = override.key_or_group, override.value()
+            if override.is_add() and OmegaConf.select(config, key, throw_on_missing=False) \
+                    is not None and not isinstance(value, (dict, list)):
+                return None  # Hydra refuses to add a key that is there
+            OmegaConf.update(config, key, value, merge=True,
+                             force_add=override.is_add() or override.is_force_add())
+    except Exception:  # noqa: BLE001 - whatever Hydra would say, composing whole says it
+        return None
+    return config
 
 
 def artefact_settings(artefact, scale, overrides=()):
