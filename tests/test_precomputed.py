@@ -24,7 +24,7 @@ from svmbench.kernels.qmatrix import (
 from svmbench.models import GSSVC, RSVC, SMOSVC, HardMarginSVC
 from svmbench.protocols import kfold_indices
 from svmbench.solvers import get_solver
-from svmbench.solvers.smo import solve_many
+from svmbench.solvers.smo import solve_wss2_many
 from svmbench.tuning import (
     inner_parts,
     kernel_matrices,
@@ -225,19 +225,20 @@ def gram_problems(seed, count):
     return gram, GramBlocks(gram), problems
 
 
-@pytest.mark.parametrize("variant", ["smo_wss2", "smo_platt", "smo_mod1", "smo_mod2"])
 @given(seed=st.integers(0, 10_000), count=st.integers(1, 5), C=st.sampled_from([0.5, 4.0, 64.0]))
 @settings(max_examples=10, deadline=None)
-def test_solve_many_gives_each_problems_solve_bit_for_bit(variant, seed, count, C):
-    """The compiled loop over a list of Q-matrices (one call per fit) returns what solve returns
-    on each problem alone: alphas, bias, iterations, status, objective and counts; twice over the
-    same list (the providers restored between), the second time warm-started for wss2."""
+def test_solve_many_gives_each_problems_solve_bit_for_bit(seed, count, C):
+    """The compiled loop over a list of Q-matrices (one call per fit; wss2, the one many-solver)
+    returns what solve returns on each problem alone: alphas, bias, iterations, status, objective
+    and counts; twice over the same list (the providers restored between), the second time
+    warm-started."""
+    variant = "smo_wss2"
     gram, blocks, problems = gram_problems(seed, count)
     params = {"C": C, "tol": 1e-3, "max_iter": 100_000}
     starts = None
     for _ in range(2):
         providers = make_precomputed_qmatrices(blocks, problems)
-        many = solve_many(providers, params, variant, starts)
+        many = solve_wss2_many(providers, params, starts)
         for k, (members, labels) in enumerate(problems):
             alone = {**params}
             if starts is not None:
@@ -251,8 +252,7 @@ def test_solve_many_gives_each_problems_solve_bit_for_bit(variant, seed, count, 
                     many[k].kkt_violation, many[k].kernel_requested, many[k].trace) == \
                    (one.bias, one.iterations, one.status, one.objective, one.kkt_violation,
                     one.kernel_requested, one_trace)  # solve_many records no curve
-        if variant == "smo_wss2":  # the next round starts from these alphas, as a grid over C
-            starts = np.concatenate([result.alpha for result in many]) * 0.5
+        starts = np.concatenate([result.alpha for result in many]) * 0.5  # as a grid over C
 
 
 def test_solve_many_refuses_an_infeasible_start_and_a_one_class_problem():
@@ -260,11 +260,11 @@ def test_solve_many_refuses_an_infeasible_start_and_a_one_class_problem():
     providers = make_precomputed_qmatrices(blocks, problems)
     size = sum(members.shape[0] for members, _ in problems)
     with pytest.raises(ValueError, match="alpha_init must"):
-        solve_many(providers, {"C": 1.0}, "smo_wss2", np.full(size, 2.0))
+        solve_wss2_many(providers, {"C": 1.0}, np.full(size, 2.0))
     members = problems[0][0]
     providers = make_precomputed_qmatrices(GramBlocks(gram), [(members, np.ones(members.shape))])
     with pytest.raises(ValueError, match="labels of both signs"):
-        solve_many(providers, {"C": 1.0}, "smo_wss2")
+        solve_wss2_many(providers, {"C": 1.0})
 
 
 def test_a_warm_refit_checks_new_labels_and_a_new_prediction_matrix():
