@@ -161,7 +161,7 @@ def add_group(out, pool, offsets, weights, g):
         out[k] = ((((first + w3 * r3[k]) + w4 * r4[k]) + w5 * r5[k]) + w6 * r6[k]) + w7 * r7[k]
 
 
-@jit_callee
+@njit(cache=True)  # not a jit_callee: the bench times it from Python (read_time_per_entry)
 def add_rows(out, pool, offsets, weights, count):
     """out += sum over t < count of weights[t] pool[offsets[t]:offsets[t] + n], each entry's
     terms added in t order (the bits of one row at a time), GROUP rows per pass."""
