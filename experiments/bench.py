@@ -87,8 +87,8 @@ from svmbench.analysis.tables import Table, provenance, to_markdown
 from svmbench.data import load_dataset
 from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
-from svmbench.runner import warm_up
 from svmbench.solvers.rosen import GROUP, add_rows
+from svmbench.warm_up import warm_up
 
 ROOT = Path(__file__).resolve().parent.parent
 # data set -> (C, gamma, GS-SVM's gamma, scaled to [-1, 1]): Adult and Web gs-svm-tnn2008

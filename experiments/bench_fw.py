@@ -18,7 +18,7 @@ from pathlib import Path
 from svmbench.analysis.tables import provenance
 from svmbench.data import load_dataset
 from svmbench.models import MEBSVC
-from svmbench.runner import warm_up
+from svmbench.warm_up import warm_up
 
 C_OF = {"a1a": 1.0, "a2a": 1.0, "a3a": 1.0, "w1a": 10.0}
 # the authors' C++ codes on this machine (seconds; the brief of issue 15)

@@ -19,8 +19,8 @@ import pandas as pd
 from svmbench.analysis.tables import Table, provenance, to_markdown
 from svmbench.data import load_dataset
 from svmbench.protocols import kfold_indices
-from svmbench.runner import warm_up
 from svmbench.tuning import inner_seed, naive_errors, parameter_grid, shared_errors
+from svmbench.warm_up import warm_up
 
 OUTPUT = Path(__file__).resolve().parent.parent / "results" / "bench" / "grid_search.md"
 GRID = {"gamma_log2": [-8, 8], "C_log2": [-1, 10]}
