@@ -19,7 +19,6 @@ import numbers
 import os
 import socket
 import time
-import warnings
 from pathlib import Path
 
 import hydra
@@ -426,12 +425,6 @@ def register_configs():
     estimators' own parameters, so that a sweep's plain overrides reach them."""
     register()
     store_algorithm_keys()
-    # conf/hydra/launcher/submitit_slurm.yaml sets only svmbench's launcher (hydra_plugins/
-    # svmbench_launchers): Hydra merges it onto hydra-submitit-launcher's config of that name
-    # (its settings and defaults) and warns that this "automatic schema matching" is deprecated;
-    # tests/test_slurm.py checks that the merge still happens.
-    warnings.filterwarnings("ignore", category=UserWarning,
-                            message=r"\s*'hydra/launcher/submitit_slurm' is validated against")
 
 
 @hydra.main(version_base=None, config_path=CONF_DIR, config_name="config")

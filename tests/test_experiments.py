@@ -92,7 +92,7 @@ def test_renderer_turns_a_small_store_into_the_expected_table(tmp_path):
 
 
 def test_a_cluster_launcher_gets_the_same_cells_and_its_settings_from_the_command_line():
-    cluster = ["hydra/launcher=submitit_slurm", "hydra.launcher.partition=cpu",
+    cluster = ["hydra/launcher=svmbench_slurm", "hydra.launcher.partition=cpu",
                "hydra.launcher.timeout_min=240", "hydra.launcher.array_parallelism=32"]
     config = experiment_config("gs2008_table7", "paper", cluster)
     launcher = config.hydra.launcher
