@@ -83,7 +83,8 @@ from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 from sklearn.svm import SVC
 
 from svmbench.algorithms import build_estimator
-from svmbench.analysis.tables import Table, provenance, to_markdown
+from svmbench.analysis.sources import sources
+from svmbench.analysis.tables import Table, to_markdown
 from svmbench.data import load_dataset
 from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
@@ -588,7 +589,7 @@ def document(args, run, rows, sections, left):
         "## Summary per solver\n\n" + to_markdown(Table(summary, formats={
             "cells": "{:.0f}", "SV off": "{:.0f}", "acc off": "{:.0f}"}, default_format="{:.2f}")),
         *sections,
-        f"Command: `python experiments/bench.py {run['command']}`. {provenance()}",
+        f"Command: `python experiments/bench.py {run['command']}`. {sources()}",
     ])
 
 

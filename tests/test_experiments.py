@@ -6,7 +6,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from svmbench.render import artefacts, render, sources
+from svmbench.analysis.sources import sources
+from svmbench.render import artefacts, render
 from svmbench.store import ResultStore
 from svmbench.sweep import cells, experiment_config, sweep_jobs
 
