@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pandas as pd
 
+from svmbench.analysis.sources import sources
 from svmbench.analysis.stop_marks import stop_mark
 from svmbench.analysis.tables import Table
-from svmbench.render import sources
 from svmbench.status import FINISHED, statuses
 
 # where a rendered table's wall-clock times come from (the load a sweep ran under is logged per

@@ -20,9 +20,9 @@ from threadpoolctl import threadpool_limits
 
 from svmbench.algorithms import build_estimator
 from svmbench.referee import certify_scikit_learn
-from svmbench.runner import warm_up
 from svmbench.solvers.base import FAULTS
 from svmbench.solvers.checkpoints import COUNT, MAX_POINTS, Checkpoints, last_point
+from svmbench.warm_up import warm_up
 
 CURVE_SHAPE = (1 + MAX_POINTS, 6)  # a curve's array (checkpoints.new_curve)
 

@@ -1,11 +1,9 @@
 """What the multiplicative-rho-svm renderers share: the paper's rows, an experiment's finished
-records, the C-grid baselines per split, the stop marks of the cells, Markdown and the closing
-sources and cells."""
+records, the C-grid baselines per split, the stop marks of the cells and Markdown."""
 
 import pandas as pd
 
 from svmbench.analysis.stop_marks import stop_mark
-from svmbench.render import sources
 from svmbench.status import FINISHED, statuses
 
 # (paper's name, our dataset or None when not staged, how it is split and what its note says)
@@ -74,8 +72,3 @@ def markdown(frame):
         cells = ["" if pd.isna(v) else str(v) for v in row]
         lines.append("| " + " | ".join([str(label)] + cells) + " |")
     return "\n".join(lines)
-
-
-def closing(records, artefact):
-    """The records' sources and the artefact's cells, each re-runnable from the shell."""
-    return [sources(records), "Cells (each re-runs from the shell):\n\n" + artefact.commands()]

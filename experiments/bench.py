@@ -83,12 +83,13 @@ from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 from sklearn.svm import SVC
 
 from svmbench.algorithms import build_estimator
-from svmbench.analysis.tables import Table, provenance, to_markdown
+from svmbench.analysis.sources import sources
+from svmbench.analysis.tables import Table, to_markdown
 from svmbench.data import load_dataset
 from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
-from svmbench.runner import warm_up
 from svmbench.solvers.rosen import GROUP, add_rows
+from svmbench.warm_up import warm_up
 
 ROOT = Path(__file__).resolve().parent.parent
 # data set -> (C, gamma, GS-SVM's gamma, scaled to [-1, 1]): Adult and Web gs-svm-tnn2008
@@ -588,7 +589,7 @@ def document(args, run, rows, sections, left):
         "## Summary per solver\n\n" + to_markdown(Table(summary, formats={
             "cells": "{:.0f}", "SV off": "{:.0f}", "acc off": "{:.0f}"}, default_format="{:.2f}")),
         *sections,
-        f"Command: `python experiments/bench.py {run['command']}`. {provenance()}",
+        f"Command: `python experiments/bench.py {run['command']}`. {sources()}",
     ])
 
 

@@ -15,10 +15,10 @@ import statistics
 import time
 from pathlib import Path
 
-from svmbench.analysis.tables import provenance
+from svmbench.analysis.sources import sources
 from svmbench.data import load_dataset
 from svmbench.models import MEBSVC
-from svmbench.runner import warm_up
+from svmbench.warm_up import warm_up
 
 C_OF = {"a1a": 1.0, "a2a": 1.0, "a3a": 1.0, "w1a": 10.0}
 # the authors' C++ codes on this machine (seconds; the brief of issue 15)
@@ -68,7 +68,7 @@ def render(rows):
         search = "sampled 59" if sample_size else "all points"
         lines.append(f"| {name} | {variant.upper()} | {search} | {median:.3f} | "
                      f"{low:.3f}-{high:.3f} | {acc:.2f} | {authors} |")
-    return "\n".join(lines + ["", provenance()]) + "\n"
+    return "\n".join(lines + ["", sources()]) + "\n"
 
 
 def main():

@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from svmbench.analysis.tables import Table, provenance, to_markdown
+from svmbench.analysis.sources import sources
+from svmbench.analysis.tables import Table, to_markdown
 from svmbench.data import load_dataset
 from svmbench.protocols import kfold_indices
-from svmbench.runner import warm_up
 from svmbench.tuning import inner_seed, naive_errors, parameter_grid, shared_errors
+from svmbench.warm_up import warm_up
 
 OUTPUT = Path(__file__).resolve().parent.parent / "results" / "bench" / "grid_search.md"
 GRID = {"gamma_log2": [-8, 8], "C_log2": [-1, 10]}
@@ -61,7 +62,7 @@ def main():
     text = "\n\n".join([
         "# Cheap grid search vs the naive loop (same run)",
         __doc__.split("\n\n")[1].replace("\n", " "),
-        to_markdown(table), provenance()])
+        to_markdown(table), sources()])
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
     OUTPUT.write_text(text + "\n")
     print(text)

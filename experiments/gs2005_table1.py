@@ -13,12 +13,11 @@ the unused set Q only (``rows=unused``: n_SV n - n_SV (n_SV - 1) / 2), the count
 from dataclasses import replace
 
 import pandas as pd
-from _common import not_run_note, with_text_column
+from _common import not_run_note, sources_and_cells, with_text_column
 
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_mark
 from svmbench.analysis.tables import Table, side_by_side, to_markdown
-from svmbench.render import sources
 from svmbench.status import FINISHED, statuses
 
 GS_FULL = "GS-SVM K2 full rows"
@@ -88,6 +87,5 @@ def render(records, artefact):
          "its GS-SVM number beside our GS-SVM count over the unused set Q (rows=unused); GS-SVM "
          "full rows (rows=full) is TNN'08's count, for reference. Each cell: ours | paper | diff."),
         to_markdown(with_text_column(table, "Note", notes)),
-        sources(records),
-        "Cells (each re-runs from the shell):\n\n" + artefact.commands(),
+        *sources_and_cells(records, artefact),
     ])

@@ -4,11 +4,11 @@ paper's settings: conf/experiment/gs2008_table2.yaml). Our LIBSVM column is scik
 """
 
 import pandas as pd
-from _common import marked, measured, with_text_column
+from _common import marked, measured, sources_and_cells, with_text_column
 
 from svmbench.analysis.reference import load_reference
+from svmbench.analysis.sources import same_run
 from svmbench.analysis.tables import side_by_side, to_markdown
-from svmbench.render import same_run, sources
 
 # (paper's name, dataset, in the paper?)
 ROWS = [
@@ -98,5 +98,5 @@ def render(records, artefact):
                  "thread(s), scikit-learn's SVC on one thread; see make bench for CPU time")
         parts.append(f"Training-time ratio SVC / {name} ({clock}), {how}: " + (", ".join(
             f"{label} {ratio:.1f}x" for label, ratio in speedup.items()) or "no pair measured"))
-    parts += [sources(records), "Cells (each re-runs from the shell):\n\n" + artefact.commands()]
+    parts += sources_and_cells(records, artefact)
     return "\n\n".join(parts)

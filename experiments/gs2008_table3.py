@@ -9,11 +9,10 @@ on the paper's own rows (Adult-7, Web-7); quick stand-ins get none.
 import math
 
 import pandas as pd
-from _common import marked, measured, with_text_column
+from _common import marked, measured, sources_and_cells, with_text_column
 
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.tables import side_by_side, to_markdown
-from svmbench.render import sources
 
 C_LOG2 = list(range(-6, 11, 2))
 # column prefix in the reference, our dataset, label
@@ -81,5 +80,5 @@ def render(records, artefact):
         table.formats.update({"K1 (1e6)": "{:.1f}", "K2 (1e6)": "{:.1f}", "Time s": "{:.3g}",
                               "K2 two rows (1e6)": "{:.1f}"})
         parts += [f"## {label}", to_markdown(with_text_column(table, "Note", notes))]
-    parts += [sources(records), "Cells (each re-runs from the shell):\n\n" + artefact.commands()]
+    parts += sources_and_cells(records, artefact)
     return "\n\n".join(parts)

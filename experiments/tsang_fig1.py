@@ -9,7 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from _tsang import closing, finished
+from _common import sources_and_cells
+from _tsang import finished
 
 from svmbench.analysis.plots import save_figure
 
@@ -49,6 +50,6 @@ def render(records, artefact):
          "set (first Raetsch realization), a dotted line at a fixed rate's first overshoot."),
     ]
     if traces.empty:
-        return "\n\n".join([*parts, "No records yet.", *closing(records, artefact)])
+        return "\n\n".join([*parts, "No records yet.", *sources_and_cells(records, artefact)])
     save_figure(objective_figure(traces), artefact.output.with_suffix(""))
-    return "\n\n".join([*parts, *closing(records, artefact)])
+    return "\n\n".join([*parts, *sources_and_cells(records, artefact)])

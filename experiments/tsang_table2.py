@@ -4,11 +4,11 @@ beside the paper's."""
 
 import numpy as np
 import pandas as pd
+from _common import sources_and_cells
 from _tsang import (
     GRID_ALGORITHM,
     NOT_STAGED,
     ROWS,
-    closing,
     finished,
     grid_baselines,
     markdown,
@@ -140,7 +140,7 @@ def render(records, artefact):
          "Evgeniou et al. (2004) for its bound without naming it."),
     ]
     if exact.empty:
-        return "\n\n".join([*parts, "No records yet.", *closing(records, artefact)])
+        return "\n\n".join([*parts, "No records yet.", *sources_and_cells(records, artefact)])
     marks = stop_marks(exact, list(METHODS))
     parts += [
         markdown(render_table(exact, marks)),
@@ -150,6 +150,6 @@ def render(records, artefact):
         ("Raetsch sets: the IDA realizations staged here are 10 of the paper's 100 (realizations "
          "1-10), so our means have roughly 3x the paper's standard error. Our waveform "
          "realizations have 400 training points (the IDA files); the paper's Table 1 says 200."),
-        *closing(records, artefact),
+        *sources_and_cells(records, artefact),
     ]
     return "\n\n".join(parts)

@@ -4,12 +4,11 @@ the ensemble against that of the C-SVMs of the C grid. No paper column: the body
 missing from our copy of the paper."""
 
 import pandas as pd
-from _common import WALL_TIMES
+from _common import WALL_TIMES, sources_and_cells
 from _tsang import (
     GRID_ALGORITHM,
     NOT_STAGED,
     ROWS,
-    closing,
     finished,
     grid_baselines,
     markdown,
@@ -70,6 +69,6 @@ def render(records, artefact):
          "grid (smo_wss2, 29 values of C, each trained from scratch, 100 MB cache), mean over the "
          f"splits; we did not implement the regularization path. Times: {WALL_TIMES}."),
         *(["No records yet."] if exact.empty else table_and_legend(exact)),
-        *closing(records, artefact),
+        *sources_and_cells(records, artefact),
     ]
     return "\n\n".join(parts)

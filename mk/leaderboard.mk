@@ -3,7 +3,7 @@
 # Nemenyi and Holm tests, CD diagrams and a Pareto plot. SCALE=quick: minutes, under
 # results/quick/leaderboard/; SCALE=paper: 23 min on 2 cores (measured, docs/leaderboard.md), results/leaderboard/. A
 # stopped sweep resumes where it stopped (the store skips finished cells); on a cluster:
-#   make leaderboard SCALE=paper LAUNCHER='hydra/launcher=submitit_slurm'
+#   make leaderboard SCALE=paper LAUNCHER='hydra/launcher=svmbench_slurm'
 # Solvers of other packages (entry point group svmbench.solvers) join by themselves; algorithm
 # configs of yours with a _target_ through OWN (the sweep and the table both take it):
 #   make leaderboard OWN='hydra.searchpath=[file:///my/conf] leaderboard_solvers.yours=[mine]'

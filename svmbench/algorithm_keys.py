@@ -5,7 +5,7 @@ default algorithm need not have the key; so the primary config's ``algorithm`` n
 key some algorithm has, as null (``store_algorithm_keys``: the ``algorithm_keys`` config, merged
 before the chosen algorithm), and :func:`check_algorithm_keys` gives a cell whose algorithm does
 not have a key it was given our error naming the key, the algorithm and the algorithms that have
-it. A null key is absent (svmbench.runner.cell_config): config hashes do not change.
+it. A null key is absent (svmbench.configs.cell_config): config hashes do not change.
 
 An algorithm has the keys of ``conf/algorithm/<name>.yaml`` and the parameters of its estimator
 (svmbench.algorithms.ESTIMATORS, e.g. SMO's ``sample_order``); a solver of another package

@@ -33,6 +33,7 @@ from svmbench.algorithm_keys import configured_defaults
 from svmbench.algorithms import capabilities, estimator_factories
 from svmbench.analysis.settings import sweep_defaults_conflicts
 from svmbench.capabilities import unsuitable_reason
+from svmbench.outcomes import OUTCOMES, describe_failures
 from svmbench.sweep import sweep_jobs
 
 POLL_SECONDS = 0.5
@@ -69,8 +70,6 @@ class FailedCells(Callback):
             json.dumps({"outcome": outcome, "failure": summary}))
 
     def on_multirun_end(self, config, **kwargs):
-        from svmbench.runner import OUTCOMES, describe_failures
-
         folder = sweep_folder(config, ".outcomes")
         jobs = [json.loads(path.read_text()) for path in
                 sorted(folder.glob("*.json"), key=lambda p: int(p.stem))] \
@@ -87,7 +86,7 @@ class FailedCells(Callback):
 class WarmNumbaCache(Callback):
     def on_multirun_start(self, config, **kwargs):
         from svmbench.protocols import TUNED
-        from svmbench.runner import warm_up, warm_up_tuning
+        from svmbench.warm_up import warm_up, warm_up_tuning
 
         kernel = OmegaConf.select(config, "algorithm.kernel", default="rbf")
         known = estimator_factories()  # (a config with a _target_ warms up in its cell)

@@ -10,6 +10,8 @@ import importlib.util
 from dataclasses import dataclass
 
 UNSUITABLE = "unsuitable"
+# the entry-point group under which another package declares its solvers (svmbench.solvers.plugins)
+PLUGIN_GROUP = "svmbench.solvers"
 # kernels with k(x, x) equal for every x (frank-wolfe-svm §2: the MEB view of CVM needs one)
 NORMALIZED_KERNELS = ("rbf",)
 

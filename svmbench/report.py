@@ -27,11 +27,11 @@ import pandas as pd
 from omegaconf import OmegaConf
 
 from svmbench.analysis.settings import differences_note, differing_settings, pair_difference
+from svmbench.analysis.sources import sources
 from svmbench.analysis.stats import paired_t_test, wilcoxon_signed_rank
 from svmbench.analysis.tables import mean_std_table, to_markdown
 from svmbench.capabilities import UNSUITABLE
-from svmbench.render import sources
-from svmbench.runner import CONF_DIR
+from svmbench.configs import CONF_DIR
 from svmbench.status import FINISHED, statuses
 from svmbench.store import ResultStore
 

@@ -19,16 +19,14 @@ import numbers
 import os
 import socket
 import time
-import warnings
 from pathlib import Path
 
 import hydra
 import numba
 import numpy as np
-from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
@@ -37,109 +35,30 @@ from svmbench.algorithm_keys import (
     configured_defaults,
     store_algorithm_keys,
 )
-from svmbench.algorithms import (
-    TARGET,
-    build_estimator,
-    capabilities,
-    plugin_configs,
-    with_target_defaults,
-)
+from svmbench.algorithms import TARGET, build_estimator, capabilities, with_target_defaults
 from svmbench.capabilities import UNSUITABLE, Task, needs_data, unsuitable_reason
+from svmbench.configs import CONF_DIR, cell_config, register
 from svmbench.data import load_dataset
-from svmbench.data.configs import store_dataset_configs
-from svmbench.kernels.compile_cache import naming
 from svmbench.kernels.threads import limit_threads, threading_info
 from svmbench.models import GAMMA_RULES
+from svmbench.outcomes import CLAIMED, FAILED, REUSED, TRAINED, describe_failures
 from svmbench.protocols import TUNED, fold_count, splits
 from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.referee import RefutedError, certify_scikit_learn
 from svmbench.solvers.base import worst_status
 from svmbench.store import FINISHED, ResultStore, StoreError
-from svmbench.tuning import grid_search, tuning_algorithm
+from svmbench.tuning import tuning_algorithm
+from svmbench.warm_up import warm_up, warm_up_tuning
 
-CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
-CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
-# what became of a cell in a sweep (counted at its end, svmbench.callbacks.FailedCells)
-TRAINED, REUSED, FAILED, CLAIMED = "trained", "reused", "failed", "claimed by another process"
-OUTCOMES = (TRAINED, REUSED, FAILED, UNSUITABLE, CLAIMED)
 # record fields that differ between two runs of one config (times aside, records are the same):
 # clocks, when, and which sweep
 CLOCKS = ("train_time_s", "cpu_time_s", "predict_time_s", "referee_time_s", "referee_cpu_time_s",
           "inner_train_time_s", "inner_tuning_time_s", "timestamp_utc", "run_id")
 log = logging.getLogger("svmbench")
-store_dataset_configs()
-# conf/hydra/launcher/submitit_slurm.yaml sets only svmbench's launcher (hydra_plugins/
-# svmbench_launchers): Hydra merges it onto hydra-submitit-launcher's config of that name (its
-# settings and defaults) and warns that this "automatic schema matching" is deprecated;
-# tests/test_slurm.py checks that the merge still happens.
-warnings.filterwarnings("ignore", category=UserWarning,
-                        message=r"\s*'hydra/launcher/submitit_slurm' is validated against")
-
-
-def store_plugin_configs():
-    """``algorithm=<name>`` for every solver of another package (svmbench.solvers.plugins)."""
-    for name, config in plugin_configs().items():
-        ConfigStore.instance().store(group="algorithm", name=name, node=config)
-
-
-store_plugin_configs()
-# ${plugin_solvers:} in a config: the names of the installed solvers of other packages, then
-# those of a given list (${plugin_solvers:[mine]}: algorithm configs of one's own with a _target_)
-OmegaConf.register_new_resolver(
-    "plugin_solvers", lambda own=(): OmegaConf.create([*sorted(plugin_configs()), *own]),
-    replace=True)
-store_algorithm_keys()
 
 
 class ConfigError(ValueError):
     """A config value that cannot run; the message names the key, the value and the fix."""
-
-
-def cell_config(cfg):
-    """The part of the config that identifies a cell (what the hash is taken over). An algorithm
-    key set to null is absent: an experiment's zipped sweep lists give ``++algorithm.C=null`` to
-    the algorithms that have no C."""
-    resolved = OmegaConf.to_container(cfg, resolve=True)
-    cell = {key: resolved[key] for key in CELL_KEYS}
-    cell["algorithm"] = {key: value for key, value in cell["algorithm"].items()
-                         if value is not None}
-    return cell
-
-
-def toy_problem():
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(40, 3))
-    return X, np.where(X[:, 0] > 0, 1.0, -1.0)
-
-
-@functools.cache
-def warm_up(algorithm_name, kernel, *settings):
-    """Compile (or load from numba's disk cache) once per process, outside every timing;
-    ``settings``: (key, value) pairs of an algorithm config with a ``_target_``."""
-    X, y = toy_problem()
-    estimator = build_estimator({**dict(settings), "name": algorithm_name, "kernel": kernel})
-    with naming(algorithm_name):
-        try:
-            estimator.fit(X, y).predict(X)
-        except RefutedError:  # compiled all the same; the referee judges each fold's own fit
-            pass
-
-
-@functools.cache
-def warm_up_tuning(algorithm_name, kernel, *settings):
-    """Compile the grid search's own path once per process, outside every timing: shared kernel
-    matrices and precomputed-kernel fits with warm starts over class-pair blocks. A nested-CV
-    record times its tuning; without this its first outer fold per process included compiling
-    (smo_wss2 on segment, fresh checkout: 110 s of tuning, 23 s once compiled)."""
-    X, y = toy_problem()
-    algorithm = {**dict(settings), "name": algorithm_name, "kernel": kernel}
-    taken = build_estimator(algorithm).get_params()
-    axes = [name for name in ("C", "gamma") if name in taken]
-    grid = {f"{name}_log2": [0, 1] for name in axes}
-    halves = [(np.arange(20, 40), np.arange(20)), (np.arange(20), np.arange(20, 40))]
-    with naming(f"{algorithm_name}'s grid search"):
-        grid_search({**algorithm, **{name: 1.0 for name in axes}}, {"grid": grid}, X, y, halves,
-                    scale=True)
 
 
 def error_rate(estimator, X, y):
@@ -480,15 +399,6 @@ def failed_cell(cfg, records):
             "rerun": rerun_command()}
 
 
-def describe_failures(summaries):
-    """The text listing each failed cell, its error and how to re-run it."""
-    lines = [f"{len(summaries)} cell(s) failed:"]
-    for summary in summaries:
-        lines += [f"- {summary['cell']} (folds {summary['folds']}): {'; '.join(summary['error'])}",
-                  f"  re-run: {summary['rerun']}"]
-    return "\n".join(lines)
-
-
 def rerun_command():
     """The ``svmbench`` command that runs this cell again."""
     overrides = HydraConfig.get().overrides.task if HydraConfig.initialized() else []
@@ -508,12 +418,23 @@ def interrupted(cfg):
             "where it stopped")
 
 
+@functools.cache
+def register_configs():
+    """What the command puts in Hydra's ConfigStore before it composes, once per process: the
+    generated config groups (svmbench.configs.register) and ``algorithm_keys`` widened to the
+    estimators' own parameters, so that a sweep's plain overrides reach them."""
+    register()
+    store_algorithm_keys()
+
+
 @hydra.main(version_base=None, config_path=CONF_DIR, config_name="config")
-def main(cfg: DictConfig):
+def run(cfg: DictConfig):
     """Run one cell. A failed cell exits non-zero at once in a single run, with our message and no
     traceback; in a sweep its outcome (OUTCOMES) and failure summary are returned, and
     svmbench.callbacks.FailedCells counts the outcomes and exits non-zero after the last cell when
-    one failed. Ctrl-C ends with one line saying what was stored."""
+    one failed. Ctrl-C ends with one line saying what was stored. A launcher's worker process
+    registers the configs here (Hydra hands it the ConfigStore, not OmegaConf's resolvers)."""
+    register_configs()
     single = HydraConfig.get().mode == RunMode.RUN
     try:
         records, outcome = train_cell(cfg)
@@ -527,6 +448,13 @@ def main(cfg: DictConfig):
     if summary and single:
         raise SystemExit(describe_failures([summary]))
     return {"outcome": outcome, "failure": summary}
+
+
+def main():
+    """The ``svmbench`` command: register the configs, then Hydra composes and runs :func:`run`
+    (one cell, or with ``-m`` a sweep's cells through its launcher)."""
+    register_configs()
+    run()
 
 
 if __name__ == "__main__":  # python -m svmbench.runner: run the imported module's main, which

@@ -3,7 +3,7 @@
 A record holds ``status`` (one word; "converged" iff KKT holds at the returned point), ``stop``
 (why the solver stopped), ``kkt_holds``, ``kkt_violation`` (the measured gap) and
 ``kkt_tolerance`` (docs/DESIGN.md "Run record"; the meanings are those of
-svmbench.solvers.base). Records stored before ``stop`` existed lack the last three fields:
+svmbench.statuses). Records stored before ``stop`` existed lack the last three fields:
 :func:`record_status` reads them as far as they can be told, so analysis reads every record
 through it.
 """
@@ -12,7 +12,7 @@ import math
 
 import pandas as pd
 
-from svmbench.solvers.base import CLOSED_FORM, FAULTS, OWN_RULE, STATUSES
+from svmbench.statuses import CLOSED_FORM, FAULTS, OWN_RULE, STATUSES
 
 # statuses of a training that ran to its end (re-running gives the same); anything else
 # ("failed:<reason>") is a failure: the cell runs again next time

@@ -25,8 +25,8 @@ from hydra.utils import instantiate
 from omegaconf import OmegaConf, open_dict
 
 from hydra_plugins.svmbench_sweepers.parts_sweeper import RecordingLauncher
+from svmbench.configs import CONF_DIR, cell_config, register
 from svmbench.provenance import config_hash
-from svmbench.runner import CONF_DIR, cell_config
 
 SCALES = ("quick", "paper")
 
@@ -42,6 +42,7 @@ class Cell:
 
 
 def experiment_config(artefact, scale, overrides=()):
+    register()
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         return compose("config", [f"+experiment={artefact}", f"scale={scale}", *overrides],
                        return_hydra_config=True)
@@ -66,7 +67,7 @@ def cells(artefact, scale, overrides=()):
     """Every cell of an artefact at a scale (with ``overrides``, as its sweep had them), in sweep
     order; a cell's ``overrides`` are its own, without those."""
     base = [f"+experiment={artefact}", f"scale={scale}"]
-    config = experiment_config(artefact, scale, overrides)
+    config = experiment_config(artefact, scale, overrides)  # registers the configs
     groups = set(config.hydra.runtime.choices)
     jobs = sweep_jobs(config)
     found, composed = [], {}

@@ -15,9 +15,15 @@ from svmbench.algorithm_keys import (
     check_algorithm_keys,
     configured_keys,
 )
+from svmbench.configs import CONF_DIR, cell_config
 from svmbench.provenance import config_hash
-from svmbench.runner import CONF_DIR, cell_config
+from svmbench.runner import register_configs
 from svmbench.store import ResultStore
+
+
+@pytest.fixture(autouse=True)
+def registered():
+    register_configs()  # what the svmbench command registers before composing
 
 
 def sweep(tmp_path, *overrides):

@@ -16,7 +16,8 @@ from svmbench.analysis.curves import (
     summary,
     time_to_suboptimality,
 )
-from svmbench.runner import CONF_DIR, run_cell
+from svmbench.configs import CONF_DIR
+from svmbench.runner import run_cell
 from svmbench.solvers.base import OWN_RULE
 from svmbench.solvers.checkpoints import COLUMNS, MAX_POINTS
 
@@ -24,6 +25,7 @@ VOLATILE = runner.CLOCKS
 
 
 def cell(store, algorithm, *overrides):
+    runner.register_configs()
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         cfg = compose("config", ["dataset=iris", f"algorithm={algorithm}", "protocol.k=3",
                                  "folds=[0]", f"store.dir={store}", *overrides])

@@ -136,7 +136,9 @@ def test_realization_only_for_ida_sets():
 def test_the_registry_is_the_only_description_of_a_dataset():
     from hydra import compose, initialize_config_dir
 
-    from svmbench.runner import CONF_DIR  # importing the runner stores the dataset group
+    from svmbench.configs import CONF_DIR, register
+
+    register()  # stores the dataset group
 
     assert not (Path(CONF_DIR) / "dataset").exists(), "no copy of the registry in conf/dataset"
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):

@@ -6,7 +6,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from svmbench.render import artefacts, render, sources
+from svmbench.analysis.sources import sources
+from svmbench.render import artefacts, render
 from svmbench.store import ResultStore
 from svmbench.sweep import cells, experiment_config, sweep_jobs
 
@@ -92,7 +93,7 @@ def test_renderer_turns_a_small_store_into_the_expected_table(tmp_path):
 
 
 def test_a_cluster_launcher_gets_the_same_cells_and_its_settings_from_the_command_line():
-    cluster = ["hydra/launcher=submitit_slurm", "hydra.launcher.partition=cpu",
+    cluster = ["hydra/launcher=svmbench_slurm", "hydra.launcher.partition=cpu",
                "hydra.launcher.timeout_min=240", "hydra.launcher.array_parallelism=32"]
     config = experiment_config("gs2008_table7", "paper", cluster)
     launcher = config.hydra.launcher

@@ -18,7 +18,7 @@ from scipy.optimize import minimize
 from scipy.stats import norm
 from sklearn.metrics.pairwise import rbf_kernel
 
-from svmbench import algorithms, runner
+from svmbench import algorithms, configs, runner
 from svmbench.analysis.plots import pareto_front
 from svmbench.analysis.stats import ranks_vs_control
 from svmbench.capabilities import UNSUITABLE, Capabilities, Task, unsuitable_reason
@@ -96,8 +96,9 @@ def test_a_solver_of_another_package_trains_on_the_counted_q_matrix(toy):
 
 
 def test_a_solver_of_another_package_is_an_algorithm_config(toy, tmp_path):
-    runner.store_plugin_configs()
-    with initialize_config_dir(config_dir=runner.CONF_DIR, version_base=None):
+    runner.register_configs()
+    configs.store_plugin_configs()  # the toy's, installed after the first registration
+    with initialize_config_dir(config_dir=configs.CONF_DIR, version_base=None):
         cfg = compose("config", ["dataset=iris", "algorithm=toy_cd", "algorithm.C=4",
                                  "protocol.k=3", "folds=[0]", f"store.dir={tmp_path / 'store'}"])
     records = runner.run_cell(cfg)
@@ -108,7 +109,8 @@ def test_a_solver_of_another_package_is_an_algorithm_config(toy, tmp_path):
 
 def run_target(tmp_path, *overrides):
     """The records of one heart fold of ``algorithm=target`` with ``overrides``."""
-    with initialize_config_dir(config_dir=runner.CONF_DIR, version_base=None):
+    runner.register_configs()
+    with initialize_config_dir(config_dir=configs.CONF_DIR, version_base=None):
         cfg = compose("config", ["dataset=heart", "algorithm=target", *overrides, "protocol.k=3",
                                  "folds=[0]", f"store.dir={tmp_path / 'store'}"])
     return runner.run_cell(cfg)

@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 ARTEFACT = ["+experiment=gs2008_table2", "scale=quick"]   # 6 cells, a1a and w1a, one fold each
 CELLS = 6
 ONE_CELL = ["dataset=w1a", "algorithm=smo_wss2", "protocol=holdout"]
-SLURM = ["hydra/launcher=submitit_slurm"]
+SLURM = ["hydra/launcher=svmbench_slurm"]
 # what differs between two runs of one sweep: times, when and where it ran, the SLURM job
 VOLATILE = {*runner.CLOCKS, "host", "slurm_job_id", "slurm_array_task_id"}
 TRAINED = re.compile(r"\] - .* fold (\d+): .* \(cell (\w+)\)$", re.MULTILINE)
@@ -123,11 +123,15 @@ def basic(tmp_path_factory, cluster):
     return records
 
 
-def test_submitit_slurm_is_svmbench_launcher_over_submitit_settings():
+@pytest.mark.filterwarnings("error")  # its own name: no schema matched to another's by name
+def test_svmbench_slurm_is_svmbench_launcher_over_submitit_settings():
+    from hydra.utils import get_class
+
     from svmbench.sweep import experiment_config
 
     launcher = experiment_config("gs2008_table2", "quick", SLURM).hydra.launcher
     assert launcher._target_ == "hydra_plugins.svmbench_launchers.slurm_launcher.SlurmLauncher"
+    assert "wait_for_end" in vars(sys.modules[get_class(launcher._target_).__module__])
     assert launcher.array_parallelism == 256 and launcher.timeout_min == 60  # the plugin's
 
 

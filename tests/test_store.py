@@ -13,11 +13,13 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from svmbench import runner
-from svmbench.runner import CONF_DIR, run_cell
+from svmbench.configs import CONF_DIR, cell_config
+from svmbench.runner import run_cell
 from svmbench.store import QUARANTINE, SUPERSEDED, ResultStore, StoreError
 
 
 def config(store, *overrides):
+    runner.register_configs()
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         return compose("config", ["dataset=iris", "algorithm=gs_svm", "protocol.k=3",
                                   f"store.dir={store}", *overrides])
@@ -61,7 +63,7 @@ def test_reuse_none_re_runs_every_cell_and_sets_the_old_records_aside(tmp_path):
 def test_a_cell_claimed_by_a_live_process_is_not_trained_and_a_stale_claim_is_taken_over(
         tmp_path):
     cfg = config(tmp_path)
-    chash = runner.config_hash(runner.cell_config(cfg))
+    chash = runner.config_hash(cell_config(cfg))
     claim_file = tmp_path / chash / ".claim"
     claim_file.parent.mkdir(parents=True)
     holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])

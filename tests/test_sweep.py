@@ -6,7 +6,7 @@ from hydra import compose, initialize_config_dir
 
 from svmbench import sweep
 from svmbench.provenance import config_hash
-from svmbench.runner import CONF_DIR, cell_config
+from svmbench.configs import CONF_DIR, cell_config
 
 
 def composed_whole(artefact, scale):

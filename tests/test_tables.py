@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from svmbench.analysis import tables
+from svmbench.analysis.sources import sources
 from svmbench.analysis.stats import wilcoxon_signed_rank
 
 
@@ -110,10 +111,10 @@ def test_markdown_formats_blanks_and_latex_escapes():
 
 
 def test_provenance_states_machine_commit_and_dates():
-    text = tables.provenance(make_records())
+    text = sources(make_records())
     assert "box" in text and "abc123" in text and "2024-05-01 to 2024-05-02" in text
-    assert "cpu: not recorded" in text
-    assert "git commit" in tables.provenance()
+    assert "cpu not recorded" in text
+    assert "git commit" in sources()
 
 
 def test_bad_input_is_named(tmp_path):

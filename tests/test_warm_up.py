@@ -12,7 +12,8 @@ PROGRAM = """
 import json, sys
 import numpy as np
 from numba.core.dispatcher import Dispatcher
-from svmbench import runner
+from svmbench import warm_up
+from svmbench.algorithms import build_estimator
 from svmbench.tuning import grid_search
 
 def compiled():
@@ -21,16 +22,16 @@ def compiled():
             for name, value in vars(loaded).items() if isinstance(value, Dispatcher)}
 
 algorithm, warm = sys.argv[1], sys.argv[2] == "warm"
-runner.warm_up(algorithm, "rbf")
+warm_up.warm_up(algorithm, "rbf")
 if warm:
-    runner.warm_up_tuning(algorithm, "rbf")
+    warm_up.warm_up_tuning(algorithm, "rbf")
 before = compiled()
 rng = np.random.default_rng(1)
 X = rng.normal(size=(90, 4))
 y = np.repeat([0.0, 1.0, 2.0], 30)
 X[:, 0] += y
 folds = [(np.setdiff1d(np.arange(90), part), part) for part in np.array_split(rng.permutation(90), 3)]
-taken = runner.build_estimator({"name": algorithm}).get_params()
+taken = build_estimator({"name": algorithm}).get_params()
 axes = [name for name in ("C", "gamma") if name in taken]
 grid_search({"name": algorithm, "kernel": "rbf", **{name: 1.0 for name in axes}},
             {"grid": {f"{name}_log2": [-1, 1] for name in axes}}, X, y, folds, scale=True)

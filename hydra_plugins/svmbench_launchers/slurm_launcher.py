@@ -1,4 +1,4 @@
-"""``hydra/launcher=submitit_slurm`` for svmbench: hydra-submitit-launcher's SLURM launcher (same
+"""``hydra/launcher=svmbench_slurm``: hydra-submitit-launcher's SLURM launcher (same
 settings, one array job per sweep) that returns when every job has ended, however it ended.
 
 hydra-submitit-launcher 1.2 waits on each job through ``sacct``: without an accounting database

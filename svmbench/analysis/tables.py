@@ -5,7 +5,7 @@ Typical use::
 
     table = mean_std_table(records, "test_error", scale=100)          # rows=datasets
     table = side_by_side(table, load_reference("gs2008_table7")[...])  # ours | paper | diff
-    Path("t.md").write_text(to_markdown(table) + "\\n\\n" + provenance(records))
+    Path("t.md").write_text(to_markdown(table) + "\\n\\n" + sources(records))  # analysis.sources
 
 A :class:`Table` holds numbers only (``values``; optional ``spread`` shown as ± and a
 ``bold`` mask; optional ``marks``: which rule stopped each cell, svmbench.analysis.stop_marks);
@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import io
 import json
-import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +25,6 @@ import pandas as pd
 
 from svmbench.analysis.stats import TestResult, paired_t_test
 from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
-from svmbench.provenance import cpu_model, git_commit
 
 FAILED_PREFIX = "failed"
 PARTS = ("value", "spread", "bold", "marks")
@@ -186,32 +183,6 @@ def side_by_side(ours: Table | pd.DataFrame, paper: pd.DataFrame, compare: str =
         bold = _interleave({**none, labels[0]: ours_bold}, ours_values.columns)
     return replace(table, values=values, spread=spread, bold=bold, marks=marks,
                    caption=caption or table.caption)
-
-
-def provenance(records: pd.DataFrame | None = None) -> str:
-    """One line naming machine (host, cpu), git commit and date behind a table.
-
-    With records: what the records say (``host``, ``cpu`` if recorded, ``git_commit``,
-    ``timestamp_utc`` range). Without: the machine and checkout generating the table now.
-    """
-    if records is None or len(records) == 0:
-        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        return (f"Generated on host {socket.gethostname()} (cpu: {cpu_model()}), git commit "
-                f"{git_commit()}, {now}.")
-
-    def distinct(column: str, missing: str) -> str:
-        if column not in records:
-            return missing
-        found = sorted({str(v) for v in records[column].dropna()})
-        return ", ".join(found) if found else missing
-
-    stamps = pd.to_datetime(records.get("timestamp_utc"), utc=True, errors="coerce") \
-        if "timestamp_utc" in records else pd.Series(dtype="datetime64[ns, UTC]")
-    dates = (f"{stamps.min():%Y-%m-%d} to {stamps.max():%Y-%m-%d}" if stamps.notna().any()
-             else "date not recorded")
-    return (f"Records ({len(records)} runs) from host {distinct('host', 'not recorded')} "
-            f"(cpu: {distinct('cpu', 'not recorded')}), git commit "
-            f"{distinct('git_commit', 'not recorded')}, {dates}.")
 
 
 def to_markdown(table: Table) -> str:

@@ -20,23 +20,20 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from svmbench.kernels.provider import counts
-
-# statuses, as recorded: "converged" iff KKT holds at the returned point; otherwise the
-# published algorithm stopped by its own rule (no KKT guarantee: not a fault), a closed form was
-# returned, or a fault (the last three)
-CONVERGED, OWN_RULE, CLOSED_FORM = "converged", "own_rule", "closed_form"
-MAX_ITER, STALLED, INFEASIBLE = "max_iter", "stalled", "infeasible"
-STATUSES = (CONVERGED, CLOSED_FORM, OWN_RULE, MAX_ITER, STALLED, INFEASIBLE)
-FAULTS = (MAX_ITER, STALLED, INFEASIBLE)
-SEVERITY = {status: rank for rank, status in enumerate(STATUSES)}
-# why a solver stopped, as it tells finish(): its optimality test (a KKT test) passed; its own
-# published rule (no KKT test) stopped it; max_iter; infeasibility proved; no progress (STALLED);
-# a closed form (no iterations)
-OPTIMAL = "optimal"
-STOPS = (OPTIMAL, OWN_RULE, MAX_ITER, INFEASIBLE, STALLED, CLOSED_FORM)
-# the record's ``stop``: an optimality test is the solver's own rule too
-STOP_RECORDED = {OPTIMAL: OWN_RULE, OWN_RULE: OWN_RULE, MAX_ITER: MAX_ITER,
-                 INFEASIBLE: INFEASIBLE, STALLED: "no_progress", CLOSED_FORM: CLOSED_FORM}
+from svmbench.statuses import (  # noqa: F401  (re-exported: solvers and callers import them here)
+    CLOSED_FORM,
+    CONVERGED,
+    FAULTS,
+    INFEASIBLE,
+    MAX_ITER,
+    OPTIMAL,
+    OWN_RULE,
+    SEVERITY,
+    STALLED,
+    STATUSES,
+    STOP_RECORDED,
+    STOPS,
+)
 
 
 def decide_status(stop, violation, tolerance):

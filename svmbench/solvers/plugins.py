@@ -23,10 +23,9 @@ import importlib
 from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 
+from svmbench.capabilities import PLUGIN_GROUP as GROUP
 from svmbench.capabilities import Capabilities
 from svmbench.solvers.base import SOLVERS
-
-GROUP = "svmbench.solvers"
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,10 @@ from pathlib import Path
 import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from svmbench.analysis.sources import same_run, sources
 from svmbench.deviations import page as deviations
 from svmbench.deviations.cells import document_cells
-from svmbench.render import ROOT, artefacts, same_run, sources
+from svmbench.render import ROOT, artefacts
 from svmbench.sweep import artefact_settings, cells
 from svmbench.webreport import compare
 from svmbench.webreport.cells import FAILED, NOT_RUN, RUN, cell_views

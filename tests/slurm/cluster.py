@@ -170,7 +170,7 @@ if __name__ == "__main__":
     if action == "up":
         cluster.up()
         print(f"SLURM is up (state in {cluster.directory}); for sbatch/squeue and "
-              f"hydra/launcher=submitit_slurm:\n  export SLURM_CONF={cluster.conf}")
+              f"hydra/launcher=svmbench_slurm:\n  export SLURM_CONF={cluster.conf}")
     elif action == "down":
         cluster.down()
         print(f"SLURM is down ({cluster.directory} kept: logs)")

@@ -1,0 +1,74 @@
+"""svmbench's Hydra config tree: where its files are, what is put beside them in Hydra's
+ConfigStore, and the part of a composed config that names a cell.
+
+``conf/`` holds the groups written as files (algorithm, protocol, scale, experiment,
+hydra/launcher); :func:`register` adds the generated ones: ``dataset=<key>`` from the data registry
+(svmbench.data.configs), ``algorithm=<name>`` for every solver of another package with the
+``${plugin_solvers:}`` resolver (svmbench.solvers.plugins), and ``algorithm_keys``, every key some
+algorithm config has, null (svmbench.algorithm_keys). It loads no solver unless another package
+declares one: describing an experiment's cells (svmbench.sweep) and so rendering a table need no
+engine. The command (svmbench.runner.main) registers once before Hydra composes and then widens
+``algorithm_keys`` to the estimators' own parameters (svmbench.algorithm_keys.store_algorithm_keys);
+rendering needs no more, as an experiment config gives a key outside conf/algorithm with ``++``.
+"""
+
+import functools
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import OmegaConf
+
+from svmbench.capabilities import PLUGIN_GROUP
+from svmbench.data.configs import store_dataset_configs
+
+CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
+CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
+
+
+def cell_config(cfg):
+    """The part of the config that identifies a cell (what the hash is taken over). An algorithm
+    key set to null is absent: an experiment's zipped sweep lists give ``++algorithm.C=null`` to
+    the algorithms that have no C."""
+    resolved = OmegaConf.to_container(cfg, resolve=True)
+    cell = {key: resolved[key] for key in CELL_KEYS}
+    cell["algorithm"] = {key: value for key, value in cell["algorithm"].items()
+                         if value is not None}
+    return cell
+
+
+def plugin_configs():
+    """name -> algorithm config of every solver of another package (svmbench.algorithms.
+    plugin_configs); {} without loading a solver when no package declares one."""
+    if not entry_points(group=PLUGIN_GROUP):
+        return {}
+    from svmbench.algorithms import plugin_configs as loaded_plugin_configs
+
+    return loaded_plugin_configs()
+
+
+def configured_keys():
+    """Every key of the algorithm configs in conf/algorithm and of the plug-ins' configs."""
+    files = (OmegaConf.load(path) for path in (Path(CONF_DIR) / "algorithm").glob("*.yaml"))
+    return sorted({key for config in (*files, *plugin_configs().values()) for key in config}
+                  - {"name"})
+
+
+def store_plugin_configs():
+    """``algorithm=<name>`` for every solver of another package (svmbench.solvers.plugins)."""
+    for name, config in plugin_configs().items():
+        ConfigStore.instance().store(group="algorithm", name=name, node=config)
+
+
+@functools.cache
+def register():
+    """Put the generated config groups and the resolver in place, once per process."""
+    store_dataset_configs()
+    store_plugin_configs()
+    # ${plugin_solvers:} in a config: the names of the installed solvers of other packages, then
+    # those of a given list (${plugin_solvers:[mine]}: algorithm configs of one's own with a
+    # _target_)
+    OmegaConf.register_new_resolver(
+        "plugin_solvers", lambda own=(): OmegaConf.create([*sorted(plugin_configs()), *own]),
+        replace=True)
+    ConfigStore.instance().store(name="algorithm_keys", node=dict.fromkeys(configured_keys()))
