@@ -5,8 +5,8 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from svmbench import sweep
-from svmbench.provenance import config_hash
 from svmbench.configs import CONF_DIR, cell_config
+from svmbench.provenance import config_hash
 
 
 def composed_whole(artefact, scale):
