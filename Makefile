@@ -6,7 +6,8 @@ SCALE  ?= quick
 STORE  ?= results/store
 
 # Real datasets come from the directories of SVMBENCH_DATA_PATH (none by default), then the cache
-# SVMBENCH_DATA (default ~/.cache/svmbench), where downloads go (README "Pointing at data").
+# SVMBENCH_DATA (default ~/.cache/svmbench), where downloads go (README "Pointing at data",
+# docs/howto/dataset.md).
 
 .PHONY: venv run test lint clean-numba help
 .DEFAULT_GOAL := run
