@@ -548,7 +548,7 @@ def api_page():
     for name in public:
         target = getattr(svmbench, name)
         kind = "autoclass" if isinstance(target, type) else "autofunction"
-        options = "   :members: fit, predict, decision_function\n" if kind == "autoclass" else ""
+        options = "   :members: fit, decision_function\n" if kind == "autoclass" else ""
         blocks.append(f"```{{eval-rst}}\n.. {kind}:: {target.__module__}.{name}\n{options}```\n")
     plugin = [f"```{{eval-rst}}\n.. auto{autodoc_kind(path)}:: {path}\n```\n"
               for path in PLUGIN_API]
