@@ -6,7 +6,8 @@ SCALE  ?= quick
 STORE  ?= results/store
 
 # Real datasets come from the directories of SVMBENCH_DATA_PATH (none by default), then the cache
-# SVMBENCH_DATA (default ~/.cache/svmbench), where downloads go (README "Pointing at data").
+# SVMBENCH_DATA (default ~/.cache/svmbench), where downloads go (README "Pointing at data",
+# docs/howto/dataset.md).
 
 .PHONY: venv run test lint clean-numba help
 .DEFAULT_GOAL := run
@@ -34,7 +35,7 @@ test: venv
 	  || { status=$$?; if [ $$status -eq 5 ]; then echo "no tests collected"; else exit $$status; fi; }
 
 lint: venv
-	$(PY) -m ruff check svmbench tests experiments
+	$(PY) -m ruff check svmbench tests experiments docs/_ext docs/conf.py
 
 ## clean-numba: drop numba's compiled code (svmbench.kernels.compile_cache: a source edit never
 ## needs it, the cache is keyed by the sources' content; this frees the disk)

@@ -6,7 +6,8 @@ when other processes compete, and a 2-thread smo_wss2 fit on a4a ran 6-19 s inst
 on one thread (2 cores, load average 9-10, under load). With waiting workers asleep at once
 (OMP_WAIT_POLICY=passive; KMP_BLOCKTIME=0 for Intel's OpenMP) the same fit took 1.5-1.7 s; TBB
 1.3-1.6 s, numba's workqueue 1.6-2.0 s. numba's own layer order stays (TBB when the ``tbb``
-package is installed, else OpenMP, else workqueue): see README, "Threads".
+package is installed, else OpenMP, else workqueue): see docs/explanation/performance.md,
+"Threads".
 
 Asleep at once, though, a worker wakes too late to help: a dense ijcnn1 row (two parallel regions)
 took 211 us on 2 threads against 227 on one, and 111 us when GNU OpenMP's workers spin 1000
