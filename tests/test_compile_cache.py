@@ -40,8 +40,8 @@ rng = np.random.default_rng(3)
 X = rng.normal(size=(60, 3))
 y = (X[:, 0] + 0.5 * rng.normal(size=60) > 0).astype(int)
 wss2 = SMOSVC(variant="wss2", C=2.0, gamma=0.5).fit(X, y)
-others = [function.__name__ for function in (smo.next_examined, smo.keerthi_examine,
-          smo.platt_examine, smo.bound_gradients, smo.keerthi_blocks) if function.signatures]
+others = [function.__name__ for function in (smo.next_examined, smo.platt_threshold,
+          smo.refresh_thresholds, smo.bound_gradients, smo.keerthi_blocks) if function.signatures]
 platt = SMOSVC(variant="platt", C=2.0, gamma=0.5).fit(X, y)
 print(json.dumps({"compiled": len(compiled), "others": others,
                   "decision": [wss2.decision_function(X).tolist(),
