@@ -7,28 +7,29 @@ before the chosen algorithm), and :func:`check_algorithm_keys` gives a cell whos
 not have a key it was given our error naming the key, the algorithm and the algorithms that have
 it. A null key is absent (svmbench.configs.cell_config): config hashes do not change.
 
-An algorithm has the keys of ``conf/algorithm/<name>.yaml`` and the parameters of its estimator
-(svmbench.algorithms.ESTIMATORS, e.g. SMO's ``sample_order``); a solver of another package
-(svmbench.solvers.plugins), or one an algorithm config's ``_target_`` names, the parameters of its
-estimator.
+A solver's keys and defaults are those its spec declares (svmbench.solvers.plugins.SolverPlugin:
+the keys of its algorithm config and its estimator's settings, e.g. SMO's ``sample_order``); the
+committed conf/algorithm/<name>.yaml of a built-in solver must say what its spec says
+(tests/test_solver_specs.py). An external reference (svmbench.algorithms.EXTERNAL) has the keys of
+its conf/algorithm file and its estimator's parameters; one an algorithm config's ``_target_``
+names, the parameters of its estimator.
 """
 
 import functools
 import inspect
-from pathlib import Path
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
 from svmbench.algorithms import (
-    ESTIMATORS,
+    CONF_DIR,
+    EXTERNAL,
     PROBLEM,
     TARGET,
-    plugin_configs,
+    spec_configs,
     target_estimator,
 )
-
-CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
+from svmbench.solvers.plugins import specs
 
 
 class UnknownKeyError(ValueError):
@@ -36,37 +37,53 @@ class UnknownKeyError(ValueError):
 
 
 @functools.cache
-def configured_keys():
-    """{algorithm name: the keys it has (without ``name``)}, one entry per conf/algorithm file."""
+def external_keys():
+    """{external reference: its keys}, those of its conf/algorithm file and its estimator's."""
     keys = {}
-    for path in sorted((CONF_DIR / "algorithm").glob("*.yaml")):
-        configured = set(OmegaConf.load(path)) - {"name"}
-        estimator = ESTIMATORS.get(path.stem)
-        accepted = set(inspect.signature(estimator).parameters) if estimator else set()
-        keys[path.stem] = frozenset(configured | accepted)
+    for name, estimator in EXTERNAL.items():
+        configured = set(OmegaConf.load(CONF_DIR / "algorithm" / f"{name}.yaml")) - {"name"}
+        keys[name] = frozenset(configured | set(inspect.signature(estimator).parameters))
     return keys
 
 
 def configured_defaults(name):
-    """The keys and defaults of algorithm config ``name``: conf/algorithm/<name>.yaml, or the
-    defaults of a solver of another package; {} for neither."""
+    """The keys and defaults of algorithm config ``name``: its spec's (SolverPlugin.config), or an
+    external reference's conf/algorithm file; {} for an unknown name."""
+    spec = specs().get(name)
+    if spec is not None:
+        return {key: value for key, value in spec.config().items() if key != "name"}
     path = CONF_DIR / "algorithm" / f"{name}.yaml"
-    if path.exists():
+    if name in EXTERNAL and path.exists():
         return {key: value for key, value in OmegaConf.to_container(OmegaConf.load(path)).items()
                 if key != "name"}
-    return {key: value for key, value in plugin_configs().get(name, {}).items() if key != "name"}
+    return {}
+
+
+def setting_defaults(name):
+    """Every setting of algorithm ``name`` -> the default whose type its values must have: the
+    config's, else its estimator's (the settings its config leaves out, e.g. SMO's
+    ``warm_start``)."""
+    spec = specs().get(name)
+    return {**(spec.settings() if spec else {}), **configured_defaults(name)}
 
 
 def algorithm_keys():
-    """:func:`configured_keys` and those of every solver of another package installed now."""
-    plugged = {name: frozenset(config) - {"name"} for name, config in plugin_configs().items()}
-    return {**configured_keys(), **plugged}
+    """{algorithm name: the keys it has (without ``name``)}: every solver spec's (the built-in
+    ones and those of other packages installed now) and the external references'."""
+    declared = {name: (frozenset(spec.settings()) | frozenset(spec.config())) - {"name"}
+                for name, spec in specs().items()}
+    return {**external_keys(), **declared}
 
 
 def store_algorithm_keys():
-    """Put ``algorithm_keys`` (every key some algorithm has, null) in Hydra's ConfigStore."""
+    """Put ``algorithm_keys`` (every key some algorithm has, null) in Hydra's ConfigStore, and the
+    algorithm config of every solver spec that conf/algorithm/ has no file of (group
+    ``algorithm``: ``algorithm=<name>`` selects it)."""
     every_key = sorted(set().union(*algorithm_keys().values()))
-    ConfigStore.instance().store(name="algorithm_keys", node=dict.fromkeys(every_key))
+    store = ConfigStore.instance()
+    store.store(name="algorithm_keys", node=dict.fromkeys(every_key))
+    for name, config in spec_configs().items():
+        store.store(group="algorithm", name=name, node=config)
 
 
 def check_algorithm_keys(algorithm):

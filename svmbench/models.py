@@ -35,7 +35,8 @@ from svmbench.referee import (
     precision_unit,
     problem_named,
 )
-from svmbench.solvers.base import FAULTS, get_many_solver, get_solver
+from svmbench.solvers.base import FAULTS, SOLVERS
+from svmbench.solvers.plugins import builtin_specs, get_many_solver, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
 
@@ -467,6 +468,59 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         return tags
 
 
+def settings_init(name, settings):
+    """The ``__init__`` of the estimator of solver ``name``: it takes ``settings`` (name ->
+    default, in order) and stores each unchanged as the attribute of its name, as scikit-learn's
+    estimators do; its explicit signature is what scikit-learn's get_params reads."""
+    signature = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(key, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default)
+           for key, default in settings.items()])
+
+    def __init__(self, *args, **params):
+        try:
+            bound = signature.bind(self, *args, **params)
+        except TypeError as error:
+            raise TypeError(f"solver {name!r}: {error}; its parameters are "
+                            f"{list(settings)}") from None
+        bound.apply_defaults()
+        for key, value in list(bound.arguments.items())[1:]:
+            setattr(self, key, value)
+
+    __init__.__signature__ = signature
+    return __init__
+
+
+def declared(name):
+    """Class decorator: the estimator of built-in solver ``name`` as its spec declares it
+    (svmbench.solvers.plugins.builtin_specs): ``__init__`` over the spec's settings, the settings
+    its solver is given, the problem it solves, and the solver's name unless the class has its own
+    (a family's ``variant`` picks it)."""
+
+    def declare(cls):
+        spec = builtin_specs()[name]
+        cls.__init__ = settings_init(name, spec.settings())
+        cls.solver_params = spec.solver_settings()
+        cls.problem = plugin_problem(spec)
+        if "solver_name" not in vars(cls) and spec.name in SOLVERS:
+            cls.solver_name = spec.name
+        return cls
+
+    return declare
+
+
+def plugin_problem(plugin):
+    """The problem a plug-in declares (svmbench.referee.PROBLEMS), or the one of its Q-matrix
+    kind."""
+    name = plugin.problem or PROBLEM_OF_Q_KIND.get(plugin.q_kind)
+    if name is None:
+        raise ValueError(f"a plug-in over the {plugin.q_kind!r} Q-matrix must declare the problem "
+                         f"it solves: SolverPlugin(problem=...), one of {sorted(PROBLEMS)}")
+    problem_named(name)
+    return name
+
+
+@declared("gs_svm")
 class GSSVC(KernelSVC):
     """GS-SVM (gs-svm-tnn2008 Algorithm 1): greedy stagewise, no bias and no C.
 
@@ -477,25 +531,12 @@ class GSSVC(KernelSVC):
     gs-svm-pakdd2005's count; the same model).
     """
 
-    solver_name = "gs_svm"
-    solver_params = ("max_iter", "rows")
-    problem = "stagewise"
-
-    def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, cache_mb=100.0,
-                 max_iter=-1, rows="full"):
-        self.kernel = kernel
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.degree = degree
-        self.cache_mb = cache_mb
-        self.max_iter = max_iter
-        self.rows = rows
-
 
 SMO_VARIANTS = ("wss2", "platt", "mod1", "mod2")
 SAMPLE_ORDERS = ("given", "libsvm")
 
 
+@declared("smo_wss2")
 class SMOSVC(KernelSVC):
     """Soft-margin C-SVM with bias trained by SMO; ``variant`` picks the algorithm:
 
@@ -518,25 +559,6 @@ class SMOSVC(KernelSVC):
     solution, and LIBSVM 2.83's own path, also on data with exact ties such as the Web sets'
     duplicate points; scikit-learn's SVC's path when the first sample is of ``classes_[0]``).
     """
-
-    solver_params = ("C", "tol", "shrinking", "shrinking_rules", "max_iter")
-
-    def __init__(self, variant="wss2", C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3,
-                 tol=1e-3, shrinking=True, cache_mb=100.0, max_iter=-1, warm_start=False,
-                 shrinking_rules="libsvm283", sample_order="given"):
-        self.variant = variant
-        self.C = C
-        self.kernel = kernel
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.degree = degree
-        self.tol = tol
-        self.shrinking = shrinking
-        self.cache_mb = cache_mb
-        self.max_iter = max_iter
-        self.warm_start = warm_start
-        self.shrinking_rules = shrinking_rules
-        self.sample_order = sample_order
 
     @property
     def solver_name(self):
@@ -568,6 +590,7 @@ class SMOSVC(KernelSVC):
         return alphas
 
 
+@declared("hm_svm")
 class HardMarginSVC(KernelSVC):
     """HM-SVM: the hard-margin dual without bias (gs-svm-tnn2008, eq. 2), solved exactly by a
     primal active-set method (Lawson & Hanson's NNLS for the QP, incrementally updated Cholesky
@@ -581,22 +604,10 @@ class HardMarginSVC(KernelSVC):
     limit; active-set iterations).
     """
 
-    solver_name = "hm_svm"
-    solver_params = ("tol", "max_iter")
-    problem = "hard_margin"
     q_precision = "float64"  # the solver keeps its own double-precision rows
 
-    def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-6, cache_mb=100.0,
-                 max_iter=-1):
-        self.kernel = kernel
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.degree = degree
-        self.tol = tol
-        self.cache_mb = cache_mb
-        self.max_iter = max_iter
 
-
+@declared("rsvm")
 class RSVC(KernelSVC):
     """RSVM (gs-svm-tnn2008 §VI, eq. 29): a soft-margin C-SVM with bias whose C is found by
     bisection so that ||w||^2 equals that of GS-SVM on the same data and kernel, solver ``rsvm``.
@@ -607,26 +618,9 @@ class RSVC(KernelSVC):
     Fitted ``C_``, ``w_norm2_`` and ``target_w_norm2_`` hold one value per class pair.
     """
 
-    solver_name = "rsvm"
-    solver_params = ("bisection_tol", "inner_solver", "tol", "shrinking", "max_iter")
-
     def _box(self, result):
         """The C the bisection chose for the pair (its soft-margin solve is the point)."""
         return float(result.trace["C"])
-
-    def __init__(self, kernel="rbf", gamma="scale", coef0=0.0, degree=3, cache_mb=100.0,
-                 bisection_tol=1e-3, inner_solver="smo_wss2", tol=1e-3, shrinking=True,
-                 max_iter=-1):
-        self.kernel = kernel
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.degree = degree
-        self.cache_mb = cache_mb
-        self.bisection_tol = bisection_tol
-        self.inner_solver = inner_solver
-        self.tol = tol
-        self.shrinking = shrinking
-        self.max_iter = max_iter
 
     def fit(self, X, y):
         super().fit(X, y)
@@ -636,27 +630,7 @@ class RSVC(KernelSVC):
         return self
 
 
-class RosenSVC(KernelSVC):
-    """C-SVM with bias trained by Rosen's gradient projection (rosen-projection-svm §3), solver
-    ``rosen``, over the C-SVC Q-matrix. Parameters as ``SMOSVC(variant="mod2")``: ``C``,
-    ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol`` (stop at b_low <= b_up + 2 tol),
-    ``cache_mb`` (LRU Q-row cache), ``max_iter`` (-1: no limit)."""
-
-    solver_name = "rosen"
-    solver_params = ("C", "tol", "max_iter")
-
-    def __init__(self, C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, tol=1e-3,
-                 cache_mb=100.0, max_iter=-1):
-        self.C = C
-        self.kernel = kernel
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.degree = degree
-        self.tol = tol
-        self.cache_mb = cache_mb
-        self.max_iter = max_iter
-
-
+@declared("rho_svm")
 class RhoSVC(KernelSVC):
     """rho-SVM trained by multiplicative updates with an adaptive learning rate
     (multiplicative-rho-svm Algorithm 1), solver ``rho_svm``, over the C-SVC Q-matrix; no bias.
@@ -671,27 +645,10 @@ class RhoSVC(KernelSVC):
     and rho_t.
     """
 
-    solver_name = "rho_svm"
-    solver_params = ("output", "eps", "eps_first", "rank", "max_iter")
-    problem = "rho_simplex"
-
     def _checked_point(self, result):
         """The simplex weights: at rank r > 0 the returned alphas are their expansion over the
         pivots (solvers.rho_svm.on_pivots), whose decision values the referee recomputes."""
         return result.trace.get("simplex_point", result.alpha)
-
-    def __init__(self, output="last", kernel="rbf", gamma="spread", coef0=0.0, degree=3,
-                 eps=0.005, eps_first=0.1, rank=0, cache_mb=100.0, max_iter=-1):
-        self.output = output
-        self.kernel = kernel
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.degree = degree
-        self.eps = eps
-        self.eps_first = eps_first
-        self.rank = rank
-        self.cache_mb = cache_mb
-        self.max_iter = max_iter
 
     def fit(self, X, y):
         super().fit(X, y)
@@ -709,24 +666,11 @@ class RhoSVC(KernelSVC):
         return self
 
 
+@declared("eg_fixed")
 class EGFixedSVC(RhoSVC):
     """The fixed-learning-rate multiplicative update of Cristianini et al. (1999) on the same
     hard-margin dual, solver ``eg_fixed``: ``eta`` (paper: 0.005 .. 0.04), ``max_iter`` updates.
     ``record_fields_`` holds the rho-SVM objective per iteration and the first overshoot."""
-
-    solver_name = "eg_fixed"
-    solver_params = ("eta", "rank", "max_iter")
-
-    def __init__(self, eta=0.01, kernel="rbf", gamma="spread", coef0=0.0, degree=3, rank=0,
-                 cache_mb=100.0, max_iter=1000):
-        self.eta = eta
-        self.kernel = kernel
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.degree = degree
-        self.rank = rank
-        self.cache_mb = cache_mb
-        self.max_iter = max_iter
 
     def fit(self, X, y):
         KernelSVC.fit(self, X, y)
@@ -739,17 +683,15 @@ class EGFixedSVC(RhoSVC):
         return self
 
 
+@declared("csvm_xialpha")
 class XiAlphaSVC(SMOSVC):
     """A C-SVM (LIBSVM's algorithm, ``smo_wss2``) that also reports Joachims' xi-alpha bound on its
     leave-one-out error (svmbench.loo_bounds) in ``record_fields_["loo_xi_alpha"]``, RBF kernel
     only. The bound is defined for binary problems: with more classes the model is SMOSVC's
     one-vs-one model and the bound NaN, with a warning. ``gamma="spread"`` as RhoSVC."""
 
-    def __init__(self, C=1.0, kernel="rbf", gamma="spread", coef0=0.0, degree=3, tol=1e-3,
-                 shrinking=True, cache_mb=100.0, max_iter=-1):
-        super().__init__(variant="wss2", C=C, kernel=kernel, gamma=gamma, coef0=coef0,
-                         degree=degree, tol=tol, shrinking=shrinking, cache_mb=cache_mb,
-                         max_iter=max_iter)
+    # SMOSVC's settings it fixes: LIBSVM's algorithm, cold started, the samples in their order
+    variant, warm_start, shrinking_rules, sample_order = "wss2", False, "libsvm283", "given"
 
     def fit(self, X, y):
         if self.kernel != "rbf":
@@ -774,6 +716,7 @@ class XiAlphaSVC(SMOSVC):
 MEB_VARIANTS = ("cvm", "fw", "mfw")
 
 
+@declared("mfw")
 class MEBSVC(KernelSVC):
     """L2-SVM of frank-wolfe-svm eq. (12) on the Q-matrix y_i y_j (k(x_i, x_j) + 1) + delta_ij / C,
     trained as a minimum enclosing ball; ``variant`` picks the algorithm (solver of the same name):
@@ -791,28 +734,6 @@ class MEBSVC(KernelSVC):
     ``intercept_`` = sum_i alpha_i y_i.
     """
 
-    solver_params = ("eps", "smo_eps", "sample_size", "verify_stop", "initial_points", "seed",
-                     "max_iter")
-    problem = "meb"
-
-    def __init__(self, variant="mfw", C=1.0, kernel="rbf", gamma="paper_default", coef0=0.0,
-                 degree=3, eps=1e-6, smo_eps=1e-3, sample_size=59, verify_stop=False,
-                 initial_points=20, seed=0, cache_mb=100.0, max_iter=-1):
-        self.variant = variant
-        self.C = C
-        self.kernel = kernel
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.degree = degree
-        self.eps = eps
-        self.smo_eps = smo_eps
-        self.sample_size = sample_size
-        self.verify_stop = verify_stop
-        self.initial_points = initial_points
-        self.seed = seed
-        self.cache_mb = cache_mb
-        self.max_iter = max_iter
-
     @property
     def solver_name(self):
         return self.variant
@@ -825,51 +746,52 @@ class MEBSVC(KernelSVC):
             raise ValueError(f"C must be > 0 (got {self.C})")
 
 
-
 # a plug-in's tolerance when it declares none and has no ``tol`` setting: LIBSVM's default
 DEFAULT_TOLERANCE = 1e-3
-PLUGIN_ESTIMATOR_DEFAULTS = {"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3,
-                             "cache_mb": 100.0}
 
 
 def plugin_estimator(name, plugin):
-    """The estimator class of a solver from another package (svmbench.solvers.plugins): a
-    KernelSVC over solver ``name``, its parameters the kernel's, ``cache_mb`` and the plugin's own
-    settings (``plugin.params``, with their defaults), in scikit-learn's explicit-signature form."""
-    defaults = {**PLUGIN_ESTIMATOR_DEFAULTS, **plugin.params}
+    """The estimator class of a solver a spec declares with no model of svmbench.models (another
+    package's, svmbench.solvers.plugins, or a built-in's whose ``model`` names the class made
+    here): a KernelSVC over solver ``name``, its parameters the spec's settings with their
+    defaults (the kernel's, ``cache_mb`` and the solver's own), in scikit-learn's
+    explicit-signature form; the referee's tolerance is the spec's, never the one a result
+    states."""
 
-    def __init__(self, **params):
-        unknown = sorted(set(params) - set(defaults))
-        if unknown:
-            raise TypeError(f"solver {name!r} takes no parameter(s) {unknown}; its parameters "
-                            f"are {sorted(defaults)}")
-        for key, default in defaults.items():
-            setattr(self, key, params.get(key, default))
-
-    __init__.__signature__ = inspect.Signature(  # what scikit-learn's get_params reads
-        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        + [inspect.Parameter(key, inspect.Parameter.KEYWORD_ONLY, default=default)
-           for key, default in defaults.items()])
     def _tolerance(self, result):
-        """The plug-in's declared tolerance at the estimator's settings, never the one its
-        result states."""
+        """The declared tolerance at the estimator's settings."""
         settings = self._solver_settings()
         if plugin.tolerance is not None:
             return float(plugin.tolerance(settings))
         return float(settings.get("tol", DEFAULT_TOLERANCE))
 
-    return type(f"PluginSVC_{name}", (KernelSVC,), {
-        "__init__": __init__, "__module__": __name__, "solver_name": name,
-        "solver_params": tuple(plugin.params), "problem": plugin_problem(plugin),
-        "_tolerance": _tolerance})
+    class_name = plugin.model or f"PluginSVC_{name}"
+    return type(class_name, (KernelSVC,), {
+        "__init__": settings_init(name, plugin.settings()), "__module__": __name__,
+        "__qualname__": class_name, "__doc__": plugin_doc(name, plugin),
+        "solver_name": name, "solver_params": plugin.solver_settings(),
+        "problem": plugin_problem(plugin), "_tolerance": _tolerance})
 
 
-def plugin_problem(plugin):
-    """The problem a plug-in declares (svmbench.referee.PROBLEMS), or the one of its Q-matrix
-    kind."""
-    name = plugin.problem or PROBLEM_OF_Q_KIND.get(plugin.q_kind)
-    if name is None:
-        raise ValueError(f"a plug-in over the {plugin.q_kind!r} Q-matrix must declare the problem "
-                         f"it solves: SolverPlugin(problem=...), one of {sorted(PROBLEMS)}")
-    problem_named(name)
-    return name
+def plugin_doc(name, plugin):
+    """The docstring of an estimator made from a spec: the spec's, else its solver, problem and
+    settings."""
+    if plugin.doc:
+        return plugin.doc
+    settings = ", ".join(f"``{key}={default!r}``" for key, default in plugin.settings().items())
+    return (f"Estimator of solver ``{name}`` ({plugin_problem(plugin)} problem), made from its "
+            f"spec (svmbench.solvers.plugins.SolverPlugin). Parameters: {settings}.")
+
+
+@functools.cache
+def builtin_estimator(model):
+    """The estimator class named ``model`` that a built-in spec declares and this module does not
+    define, made from the spec (once per process)."""
+    for name, spec in builtin_specs().items():
+        if spec.model == model:
+            return plugin_estimator(name, spec)
+    raise AttributeError(f"module {__name__!r} has no attribute {model!r}")
+
+
+def __getattr__(model):
+    return builtin_estimator(model)

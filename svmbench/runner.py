@@ -32,7 +32,7 @@ from tqdm.contrib.logging import logging_redirect_tqdm
 
 from svmbench.algorithm_keys import (
     check_algorithm_keys,
-    configured_defaults,
+    setting_defaults,
     store_algorithm_keys,
 )
 from svmbench.algorithms import TARGET, build_estimator, capabilities, with_target_defaults
@@ -208,14 +208,15 @@ def failure_fields(error):
 
 def check_algorithm(algorithm):
     """Raise ConfigError when an ``algorithm.<key>`` is not a key of the algorithm (the message
-    names the algorithms that have it) or has a value of the wrong type for its default in
-    ``conf/algorithm/<name>.yaml`` (e.g. a string where a number belongs)."""
+    names the algorithms that have it) or has a value of the wrong type for its default (its
+    solver spec's, svmbench.algorithm_keys.setting_defaults; e.g. a string where a number
+    belongs)."""
     try:
         check_algorithm_keys(algorithm)
     except ValueError as error:
         raise ConfigError(str(error)) from None
     defaults = build_estimator(algorithm).get_params() if algorithm.get(TARGET) \
-        else configured_defaults(algorithm["name"])
+        else setting_defaults(algorithm["name"])
     for key, value in algorithm.items():
         default = defaults.get(key)
         numeric = isinstance(default, numbers.Real) and not isinstance(default, bool)

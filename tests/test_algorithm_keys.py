@@ -7,13 +7,12 @@ import sys
 
 import pytest
 from hydra import compose, initialize_config_dir
-from omegaconf import OmegaConf
 
 from svmbench.algorithm_keys import (
     UnknownKeyError,
     algorithm_keys,
     check_algorithm_keys,
-    configured_keys,
+    configured_defaults,
 )
 from svmbench.configs import CONF_DIR, cell_config
 from svmbench.provenance import config_hash
@@ -81,9 +80,9 @@ def test_a_key_the_algorithm_lacks_is_our_error_naming_who_has_it(c_svm_sweep):
 def test_every_key_of_every_algorithm_is_declared_and_checked():
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
         declared = set(compose("config", ["algorithm=gs_svm"]).algorithm)
-    for name, keys in configured_keys().items():
-        configured = set(OmegaConf.load(f"{CONF_DIR}/algorithm/{name}.yaml")) - {"name"}
-        assert configured <= keys <= declared
+    for name, keys in algorithm_keys().items():
+        configured = set(configured_defaults(name))
+        assert configured and configured <= keys <= declared
     assert "sample_order" in algorithm_keys()["smo_wss2"]  # an estimator parameter, not in yaml
     check_algorithm_keys({"name": "gs_svm", "C": None, "rows": "unused"})  # null: absent
     with pytest.raises(UnknownKeyError, match=r"algorithm rho_svm has no key 'C'.*smo_wss2"):

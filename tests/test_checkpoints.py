@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.solvers import checkpoints
-from svmbench.solvers.base import STOP_RECORDED, get_solver
+from svmbench.solvers.base import STOP_RECORDED
 from svmbench.solvers.checkpoints import close, new_curve, note
+from svmbench.solvers.plugins import get_solver
 
 # solver -> (Q-matrix kind, params): every solver that records a curve
 SOLVERS = {

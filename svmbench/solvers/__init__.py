@@ -1,15 +1,7 @@
-"""Solvers: one module per algorithm family, each registering its ``solve`` functions."""
+"""Solvers: one module per algorithm family, each registering its ``solve`` functions and listing
+its specs in ``SPECS`` (svmbench.solvers.plugins finds every module's)."""
 
-# importing each module registers its solvers
-from svmbench.solvers import (  # noqa: F401
-    gs_svm,
-    hm_svm,
-    meb,
-    rho_svm,
-    rosen,
-    rsvm,
-    smo,
-)
-from svmbench.solvers.base import SOLVERS, SolverResult, get_solver, register_solver
+from svmbench.solvers.base import SOLVERS, SolverResult, register_solver
+from svmbench.solvers.plugins import get_solver
 
 __all__ = ["SOLVERS", "SolverResult", "get_solver", "register_solver"]

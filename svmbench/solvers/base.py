@@ -1,4 +1,5 @@
-"""What every solver returns, and the registry that maps config names to solvers.
+"""What every solver returns, and the registry (SOLVERS) that maps config names to solve functions,
+which the solver modules fill and svmbench.solvers.plugins.get_solver looks up.
 
 A solver is a function ``solve(provider, y, params) -> SolverResult``: ``provider`` is a
 :class:`svmbench.kernels.provider.KernelProvider` over the training points, ``y`` the labels in
@@ -143,18 +144,3 @@ def register_many(name):
 
     return register
 
-
-def get_solver(name):
-    from svmbench.solvers.plugins import plugins
-
-    plugins()  # registers the built-in solvers, then those of other packages (entry points)
-
-    if name not in SOLVERS:
-        raise ValueError(f"unknown solver {name!r}; choose one of {sorted(SOLVERS)}")
-    return SOLVERS[name]
-
-
-def get_many_solver(name):
-    """The registered solve_many of solver ``name``, or None."""
-    get_solver(name)
-    return MANY_SOLVERS.get(name)

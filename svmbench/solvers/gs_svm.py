@@ -26,6 +26,7 @@ from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver, resolve_max_iter
 from svmbench.solvers.checkpoints import Checkpoints, close, note
 from svmbench.solvers.kkt import entry_violation
+from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin
 
 
 # Q_ii > 0 is checked by solve, so the division needs no zero check, which keeps the loop scalar
@@ -179,3 +180,10 @@ def solve(provider, y, params):
     return finish(provider, alpha, 0.0, iterations, OPTIMAL if converged else MAX_ITER,
                   objective[-1], entry_violation(alpha, gradient), 0.0, checkpoints,
                   objective_trace=objective)
+
+
+SPECS = (SolverPlugin(
+    solve=solve, name="gs_svm", model="GSSVC", problem="stagewise",
+    params={"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "cache_mb": 100,
+            "max_iter": -1, "rows": "full"},
+    harness={"gamma": HARNESS_GAMMA}, unconfigured=("rows",)),)

@@ -43,6 +43,7 @@ unbounded, i.e. no hard-margin separator exists (e.g. one point with both labels
 import numpy as np
 from numba import njit
 
+from svmbench.capabilities import Capabilities
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
@@ -57,6 +58,7 @@ from svmbench.solvers.base import (
 )
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
 from svmbench.solvers.kkt import kkt_violation
+from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin
 from svmbench.solvers.smo_step import dual_objective
 
 # a Schur pivot <= PIVOT_RTOL * Q_jj: column j is numerically dependent on the columns of S
@@ -496,3 +498,13 @@ def solve(provider, y, params):
                                                                 checkpoints.array)
     return finish(provider, alpha, 0.0, iterations, STOP_REASONS[stop], objective, violation, tol,
                   checkpoints, stop=STOP_NAMES[stop])
+
+
+SPECS = (SolverPlugin(
+    solve=solve, name="hm_svm", model="HardMarginSVC", problem="hard_margin",
+    params={"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "tol": 1e-6,
+            "cache_mb": 100, "max_iter": -1},
+    reads=("tol", "max_iter"), harness={"gamma": HARNESS_GAMMA},
+    capabilities=Capabilities(max_train=10000, size_reason=(
+        "cost cap, set, not measured at this size (a dense Cholesky factor and the rows of every "
+        "support vector; largest timed fits: 4,926 samples, 1 s)"))),)

@@ -19,11 +19,13 @@ which bounds the objective within eq. (41) of the optimum.
 import numpy as np
 from numba import njit
 
+from svmbench.capabilities import NORMALIZED_KERNELS, Capabilities
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, OWN_RULE, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, note
+from svmbench.solvers.plugins import SolverPlugin
 
 INITIAL_POINTS = 20  # p, the random initial MEB (frank-wolfe-svm §3, libCVM)
 SMO_EPS = 1e-3  # CVM's reduced QP: 2 (max gap) <= SMO_EPS r^2 when a point enters (libCVM SMO_EPS)
@@ -331,3 +333,29 @@ def solve_fw(provider, y, params):
 def solve_mfw(provider, y, params):
     """Modified Frank-Wolfe (frank-wolfe-svm Algorithm 3): away and drop steps, eqs. (31)-(32)."""
     return solve_meb(provider, y, params, MFW)
+
+
+# the settings of MEBSVC, in its signature order; ``variant`` picks the solver. The harness's
+# configs keep a 200 MB cache and the cell's seed (seed=0,1,2,3,4: the repetitions)
+SETTINGS = {"variant": "mfw", "C": 1.0, "kernel": "rbf", "gamma": "paper_default", "coef0": 0.0,
+            "degree": 3, "eps": 1e-6, "smo_eps": 1e-3, "sample_size": 59, "verify_stop": False,
+            "initial_points": 20, "seed": 0, "cache_mb": 100, "max_iter": -1}
+HARNESS = {"cache_mb": 200, "seed": "${seed}"}
+
+
+def meb_spec(solve_variant, variant, **declared):
+    """The spec of MEB algorithm ``variant`` (solver of the same name), trained by MEBSVC."""
+    return SolverPlugin(
+        solve=solve_variant, name=variant, model="MEBSVC", problem="meb",
+        params={**SETTINGS, "variant": variant}, selects=("variant",), harness=HARNESS,
+        reads=("eps", "smo_eps", "sample_size", "verify_stop", "initial_points", "seed",
+               "max_iter"), **declared)
+
+
+SPECS = (
+    meb_spec(solve_cvm, "cvm", capabilities=Capabilities(
+        kernels=NORMALIZED_KERNELS,
+        kernel_reason="CVM's MEB needs k(x, x) constant (frank-wolfe-svm §2)")),
+    meb_spec(solve_fw, "fw", unconfigured=("smo_eps",)),
+    meb_spec(solve_mfw, "mfw", unconfigured=("smo_eps",)),
+)

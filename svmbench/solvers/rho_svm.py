@@ -16,11 +16,13 @@ import numpy as np
 from numba import njit
 from scipy.linalg import solve_triangular
 
+from svmbench.capabilities import Capabilities
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row, kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import CLOSED_FORM, MAX_ITER, OWN_RULE, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
+from svmbench.solvers.plugins import SolverPlugin
 
 OUTPUTS = ("last", "ensemble", "first")  # rho-SVM f_{T+1}, the ensemble (§3.2), Parzen window f_1
 NEWTON_STEPS = 200
@@ -322,3 +324,34 @@ def solve_eg_fixed(provider, y, params):
                   value, relative_gap(value, margins), EG_TOLERANCE, objective_trace=objective,
                   overshoot=overshoot, rank=factor.shape[1], lowrank_trace_error=lowrank_error,
                   simplex_point=alpha[np.argsort(provider.perm)])
+
+
+# the settings of RhoSVC, in its signature order; ``output`` picks the algorithm
+RHO_SETTINGS = {"output": "last", "kernel": "rbf", "gamma": "spread", "coef0": 0.0, "degree": 3,
+                "eps": 0.005, "eps_first": 0.1, "rank": 0, "cache_mb": 100, "max_iter": -1}
+RHO_CAP = ("cost cap, set, not measured at this size (one committed a9a fit, 32,561 samples: "
+           "{seconds} s wall)")
+
+
+def rho_spec(name, output, selects=("output",), unconfigured=("coef0", "degree"), **declared):
+    """The spec of a RhoSVC algorithm: solver rho_svm with ``output`` (and ``declared``)."""
+    return SolverPlugin(
+        solve=solve_rho_svm, name=name, model="RhoSVC", problem="rho_simplex",
+        params={**RHO_SETTINGS, "output": output, **declared.pop("params", {})},
+        selects=selects, unconfigured=unconfigured, **declared)
+
+
+SPECS = (
+    rho_spec("rho_svm", "last", capabilities=Capabilities(
+        max_train=10000, size_reason=RHO_CAP.format(seconds=87))),
+    rho_spec("rho_ensemble", "ensemble", capabilities=Capabilities(
+        max_train=10000, size_reason=RHO_CAP.format(seconds=101))),
+    # the Parzen window classifier f_1, the ensemble's first member: no iterations
+    rho_spec("parzen", "first", params={"max_iter": 0}, selects=("output", "max_iter"),
+             unconfigured=("coef0", "degree", "eps", "eps_first")),
+    SolverPlugin(
+        solve=solve_eg_fixed, name="eg_fixed", model="EGFixedSVC", problem="rho_simplex",
+        params={"eta": 0.01, "kernel": "rbf", "gamma": "spread", "coef0": 0.0, "degree": 3,
+                "rank": 0, "cache_mb": 100, "max_iter": 1000},
+        unconfigured=("coef0", "degree")),
+)

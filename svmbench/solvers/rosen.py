@@ -29,11 +29,13 @@ The loop stops on the absolute KKT violation of smo_mod2, b_low - b_up <= 2 tol 
 import numpy as np
 from numba import njit
 
+from svmbench.capabilities import Capabilities
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import cached_kernel_row, kernel_row
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, STALLED, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
+from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin
 from svmbench.solvers.smo_step import (
     check_two_classes,
     dual_objective,
@@ -286,3 +288,23 @@ def solve(provider, y, params):
     reason = OPTIMAL if converged else MAX_ITER if iterations >= max_iter else STALLED
     return finish(provider, alpha, bias, iterations, reason, objective, violation, 2.0 * tol,
                   checkpoints)
+
+
+def tolerance(settings):
+    """The violation its stop bounds: b_low <= b_up + 2 tol bounds every sample's by 2 tol."""
+    return 2.0 * float(settings["tol"])
+
+
+SPECS = (SolverPlugin(
+    solve=solve, name="rosen", model="RosenSVC", tolerance=tolerance, doc=(
+        "C-SVM with bias trained by Rosen's gradient projection (rosen-projection-svm §3), "
+        "solver ``rosen``, over the C-SVC Q-matrix. Parameters as ``SMOSVC(variant=\"mod2\")``: "
+        "``C``, ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol`` (stop at b_low <= b_up + "
+        "2 tol), ``cache_mb`` (LRU Q-row cache), ``max_iter`` (-1: no limit)."),
+    params={"C": 1.0, "kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "tol": 1e-3,
+            "cache_mb": 100, "max_iter": -1},
+    harness={"gamma": HARNESS_GAMMA},
+    capabilities=Capabilities(max_train=16100, size_reason=(
+        "cost cap, measured: a7a (16,100 samples, C 2, gamma 0.05) 50 s CPU; w7a (24,692, C 4, "
+        "gamma 0.05) not done after 11 min CPU (its rule requests |J| + 1 rows of n entries an "
+        "iteration)"))),)

@@ -19,7 +19,8 @@ from dataclasses import replace
 import numpy as np
 
 from svmbench.kernels.provider import counts, kernel_row, swap_positions
-from svmbench.solvers.base import get_solver, register_solver
+from svmbench.solvers.base import register_solver
+from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin, get_solver
 
 LOG2_C_LIMIT = 30
 LOG2_C_RESOLUTION = 2.0 ** -30
@@ -102,3 +103,11 @@ def solve(provider, y, params):
             "w_norm2_tried": np.array([trainings[c][1] for c in order]),
         },
     )
+
+
+SPECS = (SolverPlugin(
+    solve=solve, name="rsvm", model="RSVC",
+    params={"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "cache_mb": 100,
+            "bisection_tol": 1e-3, "inner_solver": "smo_wss2", "tol": 1e-3, "shrinking": True,
+            "max_iter": -1},
+    harness={"gamma": HARNESS_GAMMA}),)

@@ -48,6 +48,7 @@ from collections import namedtuple
 import numpy as np
 from numba import get_num_threads, njit
 
+from svmbench.capabilities import Capabilities
 from svmbench.kernels.cache import BATCHES, PENDING
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import (
@@ -72,6 +73,7 @@ from svmbench.solvers.base import (
     register_solver,
 )
 from svmbench.solvers.checkpoints import Checkpoints, close, new_curve, note
+from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin
 from svmbench.solvers.smo_step import (
     TWO_SIGNS,
     check_two_classes,
@@ -1001,3 +1003,38 @@ def solve_mod1(provider, y, params):
 def solve_mod2(provider, y, params):
     """Keerthi et al. (2001) Modification 2. Params as ``smo_mod1``."""
     return solve(provider, y, params, "smo_mod2")
+
+
+# the settings of SMOSVC, in its signature order; ``variant`` picks the solver
+SETTINGS = {"variant": "wss2", "C": 1.0, "kernel": "rbf", "gamma": "scale", "coef0": 0.0,
+            "degree": 3, "tol": 1e-3, "shrinking": True, "cache_mb": 100, "max_iter": -1,
+            "warm_start": False, "shrinking_rules": "libsvm283", "sample_order": "given"}
+READS = ("C", "tol", "shrinking", "shrinking_rules", "max_iter")
+
+
+def smo_spec(solve_variant, variant, **declared):
+    """The spec of SMO variant ``variant`` (solver ``smo_<variant>``), trained by SMOSVC."""
+    return SolverPlugin(
+        solve=solve_variant, name=f"smo_{variant}", model="SMOSVC",
+        params={**SETTINGS, "variant": variant}, selects=("variant",), reads=READS,
+        harness={"gamma": HARNESS_GAMMA}, **declared)
+
+
+OTHERS_UNCONFIGURED = ("warm_start", "sample_order", "shrinking_rules")
+SPECS = (
+    smo_spec(solve_wss2, "wss2", unconfigured=("warm_start", "sample_order")),
+    smo_spec(solve_platt, "platt", unconfigured=OTHERS_UNCONFIGURED, capabilities=Capabilities(
+        max_train=24692, size_reason=(
+            "cost cap, measured: w7a (24,692 samples, C 4, gamma 0.05) 116 s CPU; ijcnn1 "
+            "(49,990, C 32, gamma 2) not done after 10 min CPU"))),
+    smo_spec(solve_mod1, "mod1", unconfigured=OTHERS_UNCONFIGURED),
+    smo_spec(solve_mod2, "mod2", unconfigured=OTHERS_UNCONFIGURED),
+    # LIBSVM's solver with Joachims' xi-alpha bound on the leave-one-out error (XiAlphaSVC)
+    SolverPlugin(
+        solve=solve_wss2, name="csvm_xialpha", model="XiAlphaSVC",
+        params={"C": 1.0, "kernel": "rbf", "gamma": "spread", "coef0": 0.0, "degree": 3,
+                "tol": 1e-3, "shrinking": True, "cache_mb": 100, "max_iter": -1},
+        reads=READS, unconfigured=("coef0", "degree"),
+        capabilities=Capabilities(multiclass=False, kernels=("rbf",), kernel_reason=(
+            "the xi-alpha bound's R^2 is that of an RBF kernel"))),
+)
