@@ -9,7 +9,7 @@ from scipy.optimize import minimize
 from svmbench.kernels.provider import kernel_row
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import MEBSVC, mean_squared_distance, resolve_gamma
-from svmbench.solvers.base import get_solver
+from svmbench.solvers import get_solver
 from svmbench.solvers.meb import away_step
 
 
