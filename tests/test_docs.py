@@ -273,6 +273,7 @@ def test_the_commands_of_a_page_compose_into_cells_their_algorithms_can_run(page
     from svmbench.solvers.plugins import plugins
 
     checked = 0
+    runner.register_configs()  # what the command registers before it composes
     with initialize_config_dir(config_dir=runner.CONF_DIR, version_base=None):
         for command, overrides in svmbench_overrides(page):
             algorithm = dict(o.split("=", 1) for o in overrides).get("algorithm", "")

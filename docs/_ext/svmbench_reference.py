@@ -277,15 +277,15 @@ def primary_section(conf):
 
 
 def algorithm_section(conf):
-    from svmbench.algorithm_keys import configured_keys
-    from svmbench.algorithms import ESTIMATORS
+    from svmbench.algorithm_keys import algorithm_keys as configured_keys
+    from svmbench.algorithms import estimator_factories
 
     files = sorted((conf / "algorithm").glob("*.yaml"))
     keys = configured_keys()
     notes, defaults, described = {}, {}, {}
     for path in files:
         values = load_yaml(path)
-        estimator = ESTIMATORS.get(path.stem)
+        estimator = estimator_factories().get(path.stem)
         signature = {} if estimator is None else {
             name: parameter.default for name, parameter in
             inspect.signature(estimator).parameters.items()}
@@ -310,7 +310,7 @@ def algorithm_section(conf):
             "\n### Keys\n", table(("key", "meaning", "algorithms that have it"), rows),
             "\n### Defaults per algorithm\n",
             ("*config*: what a cell gets (the YAML); *estimator*: the default of the estimator "
-            "class (`svmbench.algorithms.ESTIMATORS`) when used from Python, where it has one.\n")]
+            "class (`svmbench.algorithms.estimator_factories()`, made from its spec) when used from Python, where it has one.\n")]
     for name, settings in defaults.items():
         text.append(f"\n#### `{name}`\n\n" + table(
             ("key", "config", "estimator"),
@@ -383,6 +383,7 @@ def probe_record():
 
     from svmbench import runner
 
+    runner.register_configs()  # what the command registers before it composes
     with tempfile.TemporaryDirectory() as store, \
             initialize_config_dir(config_dir=str(conf_dir()), version_base=None):
         cfg = compose("config", ["dataset=iris", "algorithm=libsvm", "protocol=kfold",
@@ -405,7 +406,7 @@ def committed_fields():
 
 
 def record_page():
-    from svmbench.algorithm_keys import configured_keys
+    from svmbench.algorithm_keys import algorithm_keys as configured_keys
 
     probe = probe_record()
     committed, n_committed = committed_fields()
