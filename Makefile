@@ -35,7 +35,7 @@ test: venv
 	  || { status=$$?; if [ $$status -eq 5 ]; then echo "no tests collected"; else exit $$status; fi; }
 
 lint: venv
-	$(PY) -m ruff check svmbench tests experiments docs/_ext docs/conf.py
+	$(PY) -m ruff check svmbench hydra_plugins studies tests docs/_ext docs/conf.py
 
 ## clean-numba: drop numba's compiled code (svmbench.kernels.compile_cache: a source edit never
 ## needs it, the cache is keyed by the sources' content; this frees the disk)

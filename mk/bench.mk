@@ -8,14 +8,14 @@ BENCH_SCALE ?= full
 BENCH_ARGS ?=
 .PHONY: bench
 bench: venv
-	$(PY) experiments/bench.py --scale $(BENCH_SCALE) $(BENCH_ARGS)
+	$(PY) studies/bench.py --scale $(BENCH_SCALE) $(BENCH_ARGS)
 
 ## bench-grid: the shared-kernel, warm-started grid search vs the naive loop -> results/bench/grid_search.md
 .PHONY: bench-grid
 bench-grid: venv
-	$(PY) experiments/bench_grid.py
+	$(PY) studies/bench_grid.py
 
 ## bench-fw: our CVM/FW/MFW against the authors' C++ timings on a1a, a2a, w1a -> results/fw/bench.md
 .PHONY: bench-fw
 bench-fw: venv
-	$(PY) experiments/bench_fw.py --out results/fw/bench.md
+	$(PY) studies/bench_fw.py --out results/fw/bench.md

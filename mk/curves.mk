@@ -1,7 +1,7 @@
 # Convergence curves (issue 29): the solvers' checkpoints per data set, solvers overlaid.
 .PHONY: curves
 
-## curves: run conf/experiment/curves.yaml at SCALE (quick: heart and australian, about a minute)
+## curves: run svmbench/boards/experiment/curves.yaml at SCALE (quick: heart and australian, about a minute)
 ## with checkpoints in the records, then draw them -> results/quick/leaderboard/curves*.{md,png}
 curves: venv
 	@status=0; $(PY) -m svmbench.walltime curves --scale $(SCALE) -- \

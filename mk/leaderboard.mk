@@ -1,4 +1,4 @@
-# The cross-solver leaderboard (conf/experiment/leaderboard.yaml, experiments/leaderboard.py):
+# The cross-solver leaderboard (svmbench/boards/experiment/leaderboard.yaml, svmbench/boards/leaderboard.py):
 # every solver on every staged data set it can take, one protocol, ranks, Friedman/Iman-Davenport,
 # Nemenyi and Holm tests, CD diagrams and a Pareto plot. SCALE=quick: minutes, under
 # results/quick/leaderboard/; SCALE=paper: 23 min on 2 cores (measured, docs/changelog.md), results/leaderboard/. A
@@ -7,7 +7,7 @@
 # Solvers of other packages (entry point group svmbench.solvers) join by themselves; algorithm
 # configs of yours with a _target_ through OWN (the sweep and the table both take it):
 #   make leaderboard OWN='hydra.searchpath=[file:///my/conf] leaderboard_solvers.yours=[mine]'
-# The convergence curves (make curves, conf/experiment/curves.yaml) run first; the board is printed
+# The convergence curves (make curves, svmbench/boards/experiment/curves.yaml) run first; the board is printed
 # last, so that it is what the command ends on.
 LEADERBOARD_ROOT = $(if $(filter paper,$(SCALE)),results,results/quick)/leaderboard
 OWN ?=
@@ -23,7 +23,7 @@ leaderboard: venv
 	  && cat $(LEADERBOARD_ROOT)/leaderboard.md && exit $$status
 
 .PHONY: solvers
-## solvers: the solvers board (conf/experiment/solvers.yaml): per problem, time/K1/K2 to a certified
+## solvers: the solvers board (svmbench/boards/experiment/solvers.yaml): per problem, time/K1/K2 to a certified
 ## suboptimality at 1 and 2 threads; one fit at a time (its clocks are the point: no LAUNCHER)
 solvers: venv
 	@status=0; $(PY) -m svmbench.walltime solvers --scale $(SCALE) -- \

@@ -1,5 +1,5 @@
-# One target per published artefact = its Hydra multirun (conf/experiment/<artefact>.yaml) + its
-# renderer. SCALE=quick (minutes; records and tables under the ignored results/quick/) or
+# One target per published artefact = its Hydra multirun (svmbench/papers/<paper>/experiment/
+# <artefact>.yaml) + its renderer (beside that folder). SCALE=quick (minutes; records and tables under the ignored results/quick/) or
 # SCALE=paper (the published protocol; the committed results/<paper>/). LAUNCHER picks Hydra's
 # launcher (e.g. LAUNCHER='hydra/launcher=joblib hydra.launcher.n_jobs=2'). A failed cell still
 # lets the table render, then the target exits non-zero.

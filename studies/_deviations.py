@@ -1,4 +1,4 @@
-"""What the deviations experiments (experiments/deviations_*.py, docs/deviations.md) share: the
+"""What the deviations experiments (studies/deviations_*.py, docs/deviations.md) share: the
 text upstream LIBSVM prints while training, and writing a result table with its provenance."""
 
 import os

@@ -39,7 +39,7 @@ No solver has a size limit. A cell whose first fit exceeds the time budget (``--
 not repeated and is marked "over budget", and the solver's later cells of that set are not run,
 nor the sets with more training samples (the full scale runs its sets from the smallest up);
 the table says so. The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
-worker process (experiments/_fit_worker.py) that is killed when the budget runs out: such a cell
+worker process (studies/_fit_worker.py) that is killed when the budget runs out: such a cell
 has no times nor results, only its note, and the solver's other thread count is not tried in that
 cell. A fit whose class pairs ended in a fault (max_iter, stalled, infeasible) keeps its times,
 and its note names the pairs (e.g. "stalled 2 of 325 pairs"). ``--slow-threads 1`` fits the
@@ -51,7 +51,7 @@ against SVC (CPU time, 1 thread), against oneDAL (wall time at all cores) and of
 over our all-core wall time; cells whose SV count differs by more than 2.5 % from the peer's, or
 whose accuracy by more than 0.1 point, are counted.
 
-    python experiments/bench.py [--scale full|quick] [--datasets ...] [--solvers ...]
+    python studies/bench.py [--scale full|quick] [--datasets ...] [--solvers ...]
         [--repeats N] [--max-train N] [--budget S] [--slow-threads 1|all] [--output PATH]
 
 The script imports the installed svmbench (an editable install: the main checkout); to bench
@@ -446,7 +446,7 @@ def load_average():
 
 
 def first_fit(solver, cache):
-    """experiments/_cold_start.py's measures of ``solver``'s first fit in a fresh process whose
+    """studies/_cold_start.py's measures of ``solver``'s first fit in a fresh process whose
     numba compile cache is the directory ``cache``."""
     done = subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "_cold_start.py"),
                            solver], capture_output=True, text=True, check=True,
@@ -482,7 +482,7 @@ def cold_start_section(rows):
               f"{COLD_START_TARGET_S:g} s, compiling included): {len(within)} of {len(frame)} "
               f"solvers {'met' if len(within) == len(frame) else 'NOT met'}; longest "
               f"{worst['solver']} {worst['cold fit s']:.1f} s. A fresh process fits 300 samples "
-              f"(5 features, 2 classes) with an empty numba cache (experiments/_cold_start.py), "
+              f"(5 features, 2 classes) with an empty numba cache (studies/_cold_start.py), "
               f"then a second process with the cache the first filled; compiled: svmbench "
               f"functions numba compiled (0: all loaded).")
     return [target, to_markdown(Table(frame, formats={
@@ -577,7 +577,7 @@ def document(args, run, rows, sections, left):
          f"CPU time); us/it: that CPU time per iteration; bk us/it: its bookkeeping, (CPU time "
          f"- K1 x time per computed entry - K2 x time per requested entry) / iterations, the "
          f"time per requested entry that of Rosen's Q d over cached rows of the mean class "
-         f"pair's length (experiments/bench.py, read_time_per_entry). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
+         f"pair's length (studies/bench.py, read_time_per_entry). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
          f"{run['load_before']} before, {load_average()} after the last set; "
          f"{time.perf_counter() - run['started']:.0f} s."
          + ("" if peer_svc(1.0, 1.0) else " scikit-learn-intelex is not installed: no oneDAL "
@@ -589,7 +589,7 @@ def document(args, run, rows, sections, left):
         "## Summary per solver\n\n" + to_markdown(Table(summary, formats={
             "cells": "{:.0f}", "SV off": "{:.0f}", "acc off": "{:.0f}"}, default_format="{:.2f}")),
         *sections,
-        f"Command: `python experiments/bench.py {run['command']}`. {sources()}",
+        f"Command: `python studies/bench.py {run['command']}`. {sources()}",
     ])
 
 

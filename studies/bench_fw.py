@@ -7,7 +7,7 @@ their MFW 0.5-9 s on a1a-a3a; scikit-learn's SVC 0.09-0.55 s. We run the same se
 0-4 interleaved in one process (numba warmed first), with the paper's 59-point sampled search and
 with the full search (sample_size 0), and report medians of wall time.
 
-    python experiments/bench_fw.py [--datasets a1a a2a w1a] [--out results/fw/bench.md]
+    python studies/bench_fw.py [--datasets a1a a2a w1a] [--out results/fw/bench.md]
 """
 
 import argparse

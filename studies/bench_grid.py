@@ -6,7 +6,7 @@ computes its own kernel values, the shared one computes one kernel matrix per (i
 theta) for every C and class pair and warm-starts C (svmbench.tuning). Reports wall times, the
 saving factor, the chosen point of each and the largest difference of mean validation errors.
 
-    python experiments/bench_grid.py [--datasets heart wine] [--algorithms smo_wss2 gs_svm]
+    python studies/bench_grid.py [--datasets heart wine] [--algorithms smo_wss2 gs_svm]
 """
 
 import argparse

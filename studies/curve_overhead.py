@@ -9,7 +9,7 @@ alternating order (interleaved: a load change hits both); each cell is the media
 precomputed), after one untimed fit of each. The overhead is new / base - 1; the table also
 gives the curve's points and checks that both fits agree (iterations, objective, kernel counts).
 
-    python experiments/curve_overhead.py [--base 81d5f70] [--repeats 9] [--output PATH]
+    python studies/curve_overhead.py [--base 81d5f70] [--repeats 9] [--output PATH]
 """
 
 import argparse

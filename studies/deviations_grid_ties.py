@@ -7,7 +7,7 @@ line unchanged except that the grid search takes the LAST minimum (largest theta
 C), for the cells given on the command line; records go where ``store.dir=`` says (use a
 separate store: the cell hash does not know the tie rule).
 
-    PYTHONPATH=. python experiments/deviations_grid_ties.py dataset=zoo algorithm=smo_wss2 \
+    PYTHONPATH=. python studies/deviations_grid_ties.py dataset=zoo algorithm=smo_wss2 \
         protocol=nested_cv threads=1 scale=paper store.dir=results/deviations/grid_last_minimum
 """
 

@@ -7,7 +7,7 @@ GSSVC on the training file in its given order, reversed, and in seeded random pe
 prints the SV count and test error of each: a spread that covers 1724 makes the order (ties) a
 sufficient cause; no spread rules it out.
 
-    PYTHONPATH=. python experiments/deviations_gs_order.py --dataset w7a --gamma 0.1
+    PYTHONPATH=. python studies/deviations_gs_order.py --dataset w7a --gamma 0.1
 """
 
 import argparse

@@ -7,7 +7,7 @@ growth: a mean over any C grid shared by the two sets grows by a factor between 
 the largest per-C factor, so a paper factor outside that range rules out every grid; (3) the
 contiguous sub-grids of ours that come closest to the paper's twelve numbers.
 
-    PYTHONPATH=. python experiments/deviations_keerthi_c_grid.py [--store results/gs2005/runs]
+    PYTHONPATH=. python studies/deviations_keerthi_c_grid.py [--store results/gs2005/runs]
 """
 
 import argparse

@@ -12,7 +12,7 @@ over C), in several orders of the same samples:
 Prints per order and variant the mean K2 (kernel_requested, no cache), K1 (kernel_computed,
 cache_mb), iterations, and K2 per C; writes a Markdown table with provenance.
 
-    PYTHONPATH=. python experiments/deviations_keerthi_order.py --dataset a1a --out results/deviations/keerthi_order_a1a.md
+    PYTHONPATH=. python studies/deviations_keerthi_order.py --dataset a1a --out results/deviations/keerthi_order_a1a.md
 """
 
 import argparse
@@ -25,7 +25,7 @@ from svmbench import SMOSVC
 from svmbench.data import load_dataset
 
 GAMMA, TOL = 0.05, 1e-3
-C_GRID = [2.0 ** k for k in range(-6, 11, 2)]  # conf/experiment/gs2005_table1.yaml
+C_GRID = [2.0 ** k for k in range(-6, 11, 2)]  # svmbench/papers/gs2005/experiment/gs2005_table1.yaml
 PAPER_K2 = {"a1a": {"mod1": 29.518, "mod2": 17.375}, "a4a": {"mod1": 344.977, "mod2": 231.349},
             "w1a": {"mod1": 11.543, "mod2": 11.187}}  # gs2005 Table 1, 10^6
 
@@ -55,7 +55,7 @@ def main():
     parser.add_argument("--shuffles", type=int, default=2)
     parser.add_argument("--only", nargs="+", metavar="ORDER",
                         help="run only the orders whose name starts with one of these (e.g. given)")
-    parser.add_argument("--cache-mb", type=float, default=100.0)  # conf/algorithm/smo_mod1.yaml
+    parser.add_argument("--cache-mb", type=float, default=100.0)  # svmbench/conf/algorithm/smo_mod1.yaml
     parser.add_argument("--out")
     args = parser.parse_args()
     data = load_dataset(args.dataset)

@@ -24,7 +24,7 @@ itself is not touched):
   a bound within 1e-12 C of it, as svmbench does (Platt's takeStep snaps a2 within 1e-8): an alpha
   an ulp inside the box counts as free, joins I0 and the thresholds, and steps on it are refused.
 
-    PYTHONPATH=. python experiments/deviations_keerthi_reference.py --dataset a1a --step platt libsvm
+    PYTHONPATH=. python studies/deviations_keerthi_reference.py --dataset a1a --step platt libsvm
 """
 
 import argparse
@@ -39,7 +39,7 @@ from svmbench.data import load_dataset
 from svmbench.solvers.smo_step import max_violation, snap_to_bounds, solve_pair
 
 GAMMA, TOL = 0.05, 1e-3
-C_GRID = [2.0 ** k for k in range(-6, 11, 2)]  # conf/experiment/gs2005_table1.yaml
+C_GRID = [2.0 ** k for k in range(-6, 11, 2)]  # svmbench/papers/gs2005/experiment/gs2005_table1.yaml
 
 
 @njit(cache=True)

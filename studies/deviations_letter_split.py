@@ -7,7 +7,7 @@ paper_default, eps 1e-6, 59-point sampling, one seed) on both splits, each scale
 its training part, and prints the test accuracy. It also counts how many rows of one split's
 training part are in the other's (as (features, label) multisets).
 
-    PYTHONPATH=. python experiments/deviations_letter_split.py --algorithms fw
+    PYTHONPATH=. python studies/deviations_letter_split.py --algorithms fw
 """
 
 import argparse

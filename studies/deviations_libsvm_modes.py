@@ -12,7 +12,7 @@ One binary problem (gs2008 Table II's setting: RBF gamma 0.05, C 2 on Adult / 4 
 
 Writes a Markdown table (iterations, objective, support vectors) with provenance.
 
-    PYTHONPATH=. python experiments/deviations_libsvm_modes.py --datasets a1a w1a \
+    PYTHONPATH=. python studies/deviations_libsvm_modes.py --datasets a1a w1a \
         --libsvm283 /tmp/libsvm283/svm-train --out results/deviations/libsvm_modes.md
 """
 

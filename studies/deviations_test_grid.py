@@ -6,7 +6,7 @@ trains smo_wss2 on the whole (scaled) training part at every grid point and prin
 error: how far the tuned choice is from the grid's best, and which grid points reach the paper's
 value. The best test error is an oracle (it looks at the test set), not a protocol.
 
-    PYTHONPATH=. python experiments/deviations_test_grid.py --dataset dna
+    PYTHONPATH=. python studies/deviations_test_grid.py --dataset dna
 """
 
 import argparse

@@ -8,7 +8,7 @@ svmbench.protocols), checks that the refit reproduces the record's test error, a
 error with ties to the lowest class (ours), to the highest, to the largest summed decision value
 (scikit-learn's decision_function), and its bounds: every tie right / every tie wrong.
 
-    PYTHONPATH=. python experiments/deviations_vote_ties.py --dataset glass --algorithm gs_svm
+    PYTHONPATH=. python studies/deviations_vote_ties.py --dataset glass --algorithm gs_svm
 """
 
 import argparse

@@ -9,9 +9,9 @@ it. A null key is absent (svmbench.configs.cell_config): config hashes do not ch
 
 A solver's keys and defaults are those its spec declares (svmbench.solvers.plugins.SolverPlugin:
 the keys of its algorithm config and its estimator's settings, e.g. SMO's ``sample_order``); the
-committed conf/algorithm/<name>.yaml of a built-in solver must say what its spec says
+committed svmbench/conf/algorithm/<name>.yaml of a built-in solver must say what its spec says
 (tests/test_solver_specs.py). An external reference (svmbench.algorithms.EXTERNAL) has the keys of
-its conf/algorithm file and its estimator's parameters; one an algorithm config's ``_target_``
+its svmbench/conf/algorithm file and its estimator's parameters; one an algorithm config's ``_target_``
 names, the parameters of its estimator.
 """
 
@@ -22,13 +22,13 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
 from svmbench.algorithms import (
-    CONF_DIR,
     EXTERNAL,
     PROBLEM,
     TARGET,
     spec_configs,
     target_estimator,
 )
+from svmbench.conf import CONF_DIR
 from svmbench.solvers.plugins import specs
 
 
@@ -38,7 +38,7 @@ class UnknownKeyError(ValueError):
 
 @functools.cache
 def external_keys():
-    """{external reference: its keys}, those of its conf/algorithm file and its estimator's."""
+    """{external reference: its keys}, those of its svmbench/conf/algorithm file and its estimator's."""
     keys = {}
     for name, estimator in EXTERNAL.items():
         configured = set(OmegaConf.load(CONF_DIR / "algorithm" / f"{name}.yaml")) - {"name"}
@@ -48,7 +48,7 @@ def external_keys():
 
 def configured_defaults(name):
     """The keys and defaults of algorithm config ``name``: its spec's (SolverPlugin.config), or an
-    external reference's conf/algorithm file; {} for an unknown name."""
+    external reference's svmbench/conf/algorithm file; {} for an unknown name."""
     spec = specs().get(name)
     if spec is not None:
         return {key: value for key, value in spec.config().items() if key != "name"}
@@ -77,7 +77,7 @@ def algorithm_keys():
 
 def store_algorithm_keys():
     """Put ``algorithm_keys`` (every key some algorithm has, null) in Hydra's ConfigStore, and the
-    algorithm config of every solver spec that conf/algorithm/ has no file of (group
+    algorithm config of every solver spec that svmbench/conf/algorithm/ has no file of (group
     ``algorithm``: ``algorithm=<name>`` selects it)."""
     every_key = sorted(set().union(*algorithm_keys().values()))
     store = ConfigStore.instance()
@@ -104,4 +104,4 @@ def check_algorithm_keys(algorithm):
             f"algorithm {name} has no key {key!r} (given algorithm.{key}={value!r}); the "
             f"algorithms with {key!r}: {', '.join(others)}. In a sweep over algorithms give "
             f"{key} only to those, e.g. with a zipped list and null for the others "
-            f"(conf/experiment/*.yaml), or drop algorithm.{key}")
+            f"(an experiment config), or drop algorithm.{key}")

@@ -11,12 +11,12 @@ svmbench: an entry point, or an algorithm config whose ``_target_`` names the so
 
 import functools
 from functools import partial
-from pathlib import Path
 
 from sklearn.svm import SVC
 
 from svmbench import models
 from svmbench.capabilities import Capabilities
+from svmbench.conf import CONF_DIR
 from svmbench.optimum import OptimumSVC
 from svmbench.solvers.plugins import (
     KERNEL_SETTINGS,
@@ -27,7 +27,6 @@ from svmbench.solvers.plugins import (
     target_plugin,
 )
 
-CONF_DIR = Path(__file__).resolve().parent.parent / "conf"
 TARGET = "_target_"  # an algorithm config's key naming a solver by its Python path
 PROBLEM = "problem"  # with a _target_: the dual its solver solves (svmbench.referee.PROBLEMS)
 
@@ -51,7 +50,7 @@ def onedal_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, to
                      cache_size=cache_mb, shrinking=shrinking, max_iter=max_iter)
 
 
-# the algorithms that are no solver of ours: their estimators, configs (conf/algorithm/<name>.yaml)
+# the algorithms that are no solver of ours: their estimators, configs (svmbench/conf/algorithm/<name>.yaml)
 # and capabilities
 EXTERNAL = {"libsvm": libsvm_reference, "onedal": onedal_reference, "optimum": OptimumSVC}
 EXTERNAL_CAPABILITIES = {
@@ -91,12 +90,12 @@ def estimator_factories():
 
 def plugin_configs():
     """name -> algorithm config (SolverPlugin.config) of every solver of another package: what
-    ``algorithm=<name>`` selects, as conf/algorithm/<name>.yaml does for ours."""
+    ``algorithm=<name>`` selects, as svmbench/conf/algorithm/<name>.yaml does for ours."""
     return {name: plugin.config(name) for name, plugin in plugins().items()}
 
 
 def spec_configs():
-    """name -> algorithm config of every solver spec that conf/algorithm/ has no file of (those
+    """name -> algorithm config of every solver spec that svmbench/conf/algorithm/ has no file of (those
     of other packages, and built-in ones made in one file): what ``algorithm=<name>`` selects."""
     return {**{name: spec.config() for name, spec in builtin_specs().items()
                if not (CONF_DIR / "algorithm" / f"{name}.yaml").exists()},
@@ -116,7 +115,7 @@ def target_estimator(algorithm):
 
 def with_target_defaults(algorithm):
     """An algorithm config with the defaults of the solver its ``_target_`` names filled in (the
-    config's own values win), as conf/algorithm/<name>.yaml spells out a built-in one's."""
+    config's own values win), as svmbench/conf/algorithm/<name>.yaml spells out a built-in one's."""
     if not algorithm.get(TARGET):
         return algorithm
     return {**target_estimator(algorithm)[1]().get_params(), **algorithm}

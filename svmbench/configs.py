@@ -1,7 +1,8 @@
 """svmbench's Hydra config tree: where its files are, what is put beside them in Hydra's
 ConfigStore, and the part of a composed config that names a cell.
 
-``conf/`` holds the groups written as files (algorithm, protocol, scale, experiment,
+svmbench/conf/ (svmbench.conf, ``pkg://svmbench.conf``) and the artefact packages' experiment/
+folders hold the groups written as files (algorithm, protocol, scale, experiment,
 hydra/launcher); :func:`register` adds the generated ones: ``dataset=<key>`` from the data registry
 (svmbench.data.configs), ``algorithm=<name>`` for every solver of another package with the
 ``${plugin_solvers:}`` resolver (svmbench.solvers.plugins), and ``algorithm_keys``, every key some
@@ -9,20 +10,19 @@ algorithm config has, null (svmbench.algorithm_keys). It loads no solver unless 
 declares one: describing an experiment's cells (svmbench.sweep) and so rendering a table need no
 engine. The command (svmbench.runner.main) registers once before Hydra composes and then widens
 ``algorithm_keys`` to the estimators' own parameters (svmbench.algorithm_keys.store_algorithm_keys);
-rendering needs no more, as an experiment config gives a key outside conf/algorithm with ``++``.
+rendering needs no more, as an experiment config gives a key outside svmbench/conf/algorithm with ``++``.
 """
 
 import functools
 from importlib.metadata import entry_points
-from pathlib import Path
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
 from svmbench.capabilities import PLUGIN_GROUP
+from svmbench.conf import CONF_DIR
 from svmbench.data.configs import store_dataset_configs
 
-CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
 
 
@@ -48,8 +48,8 @@ def plugin_configs():
 
 
 def configured_keys():
-    """Every key of the algorithm configs in conf/algorithm and of the plug-ins' configs."""
-    files = (OmegaConf.load(path) for path in (Path(CONF_DIR) / "algorithm").glob("*.yaml"))
+    """Every key of the algorithm configs in svmbench/conf/algorithm and of the plug-ins' configs."""
+    files = (OmegaConf.load(path) for path in (CONF_DIR / "algorithm").glob("*.yaml"))
     return sorted({key for config in (*files, *plugin_configs().values()) for key in config}
                   - {"name"})
 

@@ -3,9 +3,10 @@
     python -m svmbench.render gs2008_table2 --scale paper     # one artefact
     python -m svmbench.render --all --scale paper             # every artefact (make tables)
 
-An artefact is ``conf/experiment/<name>.yaml`` (its cells: the sweep; where its records and its
-output go: ``store.dir``, ``artefact.output``) plus its renderer ``experiments/<renderer>.py``,
-whose ``render(records, artefact)`` turns the records of exactly the artefact's cells into
+An artefact is an experiment config ``experiment/<name>.yaml`` of an artefact package (a paper's
+folder ``svmbench/papers/<paper>/`` or ``svmbench/boards/``; its cells: the sweep; where its
+records and its output go: ``store.dir``, ``artefact.output``) plus its renderer, the module
+``<renderer>.py`` beside that ``experiment/`` folder, whose ``render(records, artefact)`` turns the records of exactly the artefact's cells into
 Markdown. ``SCALE=paper`` output is the committed ``results/``; quick output goes to the ignored
 ``results/quick/``.
 
@@ -15,20 +16,19 @@ dates.
 """
 
 import argparse
-import importlib.util
+import importlib
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 from omegaconf import OmegaConf
 
+from svmbench.conf import experiment_files
 from svmbench.store import ResultStore
 from svmbench.sweep import SCALES, artefact_settings, cells
 
 ROOT = Path(__file__).resolve().parent.parent
-EXPERIMENTS = ROOT / "conf" / "experiment"
 
 
 @dataclass(frozen=True)
@@ -46,18 +46,14 @@ class Artefact:
 
 def artefacts():
     """Names of the experiment configs that are published artefacts (have an ``artefact`` node)."""
-    return sorted(path.stem for path in EXPERIMENTS.glob("*.yaml")
-                  if "artefact" in OmegaConf.load(path))
+    return [name for name, (package, path) in experiment_files().items()
+            if package is not None and "artefact" in OmegaConf.load(path)]
 
 
-def load_renderer(name):
-    path = ROOT / "experiments" / f"{name}.py"
-    if str(path.parent) not in sys.path:  # renderers share helpers (experiments/_*.py)
-        sys.path.insert(0, str(path.parent))
-    module_spec = importlib.util.spec_from_file_location(f"experiments.{name}", path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return module
+def load_renderer(artefact, renderer):
+    """The module ``renderer`` of the artefact package that holds artefact's config."""
+    package = experiment_files()[artefact][0]
+    return importlib.import_module(f"{package}.{renderer}")
 
 
 def stored_records(store_dir, hashes):
@@ -79,7 +75,7 @@ def render(name, scale, overrides=()):
     artefact_cells = tuple(cells(name, scale, overrides))
     artefact = Artefact(name, scale, artefact_cells, ROOT / settings["output"])
     records = stored_records(ROOT / store_dir, {cell.config_hash for cell in artefact_cells})
-    renderer = load_renderer(settings["renderer"])
+    renderer = load_renderer(name, settings["renderer"])
     artefact.output.parent.mkdir(parents=True, exist_ok=True)
     artefact.output.write_text(renderer.render(records, artefact) + "\n")
     return artefact.output
@@ -87,7 +83,7 @@ def render(name, scale, overrides=()):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Render published tables from stored records.")
-    parser.add_argument("names", nargs="*", help="artefacts (conf/experiment/<name>.yaml)")
+    parser.add_argument("names", nargs="*", help="artefacts (experiment/<name>.yaml of a paper's folder or the boards)")
     parser.add_argument("--all", action="store_true", help="every artefact")
     parser.add_argument("--scale", choices=SCALES, default="quick")
     parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE",

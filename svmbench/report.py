@@ -21,7 +21,6 @@ clear message when the store is missing, empty or holds failures only.
 import argparse
 import math
 import sys
-from pathlib import Path
 
 import pandas as pd
 from omegaconf import OmegaConf
@@ -31,7 +30,7 @@ from svmbench.analysis.sources import sources
 from svmbench.analysis.stats import paired_t_test, wilcoxon_signed_rank
 from svmbench.analysis.tables import mean_std_table, to_markdown
 from svmbench.capabilities import UNSUITABLE
-from svmbench.configs import CONF_DIR
+from svmbench.conf import CONF_DIR
 from svmbench.status import FINISHED, statuses
 from svmbench.store import ResultStore
 
@@ -40,9 +39,9 @@ LOWER_IS_BETTER = {"accuracy": False, "n_sv": True, "kernel_computed": True, "tr
 
 
 def setting_columns(records):
-    """Columns that are a cell's settings: algorithm keys (conf/algorithm), protocol keys,
+    """Columns that are a cell's settings: algorithm keys (svmbench/conf/algorithm), protocol keys,
     experiment and seed."""
-    keys = {key for path in (Path(CONF_DIR) / "algorithm").glob("*.yaml")
+    keys = {key for path in (CONF_DIR / "algorithm").glob("*.yaml")
             for key in OmegaConf.load(path) if key != "name"}
     return [c for c in records.columns
             if c in keys or c.startswith("protocol") or c in ("experiment", "seed")]

@@ -37,7 +37,8 @@ from svmbench.algorithm_keys import (
 )
 from svmbench.algorithms import TARGET, build_estimator, capabilities, with_target_defaults
 from svmbench.capabilities import UNSUITABLE, Task, needs_data, unsuitable_reason
-from svmbench.configs import CONF_DIR, cell_config, register
+from svmbench.conf import CONF_PACKAGE
+from svmbench.configs import cell_config, register
 from svmbench.data import load_dataset
 from svmbench.kernels.threads import limit_threads, threading_info
 from svmbench.models import GAMMA_RULES
@@ -428,7 +429,7 @@ def register_configs():
     store_algorithm_keys()
 
 
-@hydra.main(version_base=None, config_path=CONF_DIR, config_name="config")
+@hydra.main(version_base=None, config_path=f"pkg://{CONF_PACKAGE}", config_name="config")
 def run(cfg: DictConfig):
     """Run one cell. A failed cell exits non-zero at once in a single run, with our message and no
     traceback; in a sweep its outcome (OUTCOMES) and failure summary are returned, and

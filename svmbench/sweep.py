@@ -19,13 +19,14 @@ import io
 import tempfile
 from dataclasses import dataclass
 
-from hydra import compose, initialize_config_dir
+from hydra import compose, initialize_config_module
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.utils import instantiate
 from omegaconf import OmegaConf, open_dict
 
 from hydra_plugins.svmbench_sweepers.parts_sweeper import RecordingLauncher
-from svmbench.configs import CONF_DIR, cell_config, register
+from svmbench.conf import CONF_PACKAGE
+from svmbench.configs import cell_config, register
 from svmbench.provenance import config_hash
 
 SCALES = ("quick", "paper")
@@ -43,7 +44,7 @@ class Cell:
 
 def experiment_config(artefact, scale, overrides=()):
     register()
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    with initialize_config_module(config_module=CONF_PACKAGE, version_base=None):
         return compose("config", [f"+experiment={artefact}", f"scale={scale}", *overrides],
                        return_hydra_config=True)
 
@@ -71,7 +72,7 @@ def cells(artefact, scale, overrides=()):
     groups = set(config.hydra.runtime.choices)
     jobs = sweep_jobs(config)
     found, composed = [], {}
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    with initialize_config_module(config_module=CONF_PACKAGE, version_base=None):
         for job in jobs:
             extra = [o for o in job if o not in (*base, *overrides)]
             choices = tuple(o for o in extra if not is_value_override(o, groups))

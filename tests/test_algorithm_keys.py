@@ -14,7 +14,8 @@ from svmbench.algorithm_keys import (
     check_algorithm_keys,
     configured_defaults,
 )
-from svmbench.configs import CONF_DIR, cell_config
+from svmbench.conf import CONF_DIR
+from svmbench.configs import cell_config
 from svmbench.provenance import config_hash
 from svmbench.runner import register_configs
 from svmbench.store import ResultStore
@@ -78,7 +79,7 @@ def test_a_key_the_algorithm_lacks_is_our_error_naming_who_has_it(c_svm_sweep):
 
 
 def test_every_key_of_every_algorithm_is_declared_and_checked():
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         declared = set(compose("config", ["algorithm=gs_svm"]).algorithm)
     for name, keys in algorithm_keys().items():
         configured = set(configured_defaults(name))
@@ -96,5 +97,5 @@ def test_every_key_of_every_algorithm_is_declared_and_checked():
     (["dataset=iris", "algorithm=cvm"], "03156e2c919deaec"),
 ])
 def test_declared_keys_leave_the_config_hash_of_a_cell_unchanged(overrides, expected):
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         assert config_hash(cell_config(compose("config", overrides))) == expected

@@ -1,4 +1,4 @@
-"""experiments/bench.py at tiny scale: the 3 x 3 matrix per set, every contender fitted, with both
+"""studies/bench.py at tiny scale: the 3 x 3 matrix per set, every contender fitted, with both
 times, the kernel columns, the summary per solver and the time budget."""
 
 import importlib.util
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "experiments" / "bench.py"
+BENCH = Path(__file__).resolve().parent.parent / "studies" / "bench.py"
 
 
 def has(*paths):

@@ -127,10 +127,7 @@ def test_a_mixed_record_set_holds_in_part():
 
 
 def test_ledger_runs_every_claim_on_its_artefact_and_the_markdown_lists_them():
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
-    from _claims import claims_markdown
+    from svmbench.boards._claims import claims_markdown
 
     holding = {"leaderboard": CASES[claims.gs_svm_as_accurate_as_c_svm][0]}
     ledger = claims.ledger(holding)

@@ -189,7 +189,7 @@ def python_uses_and_callees(path):
 def test_no_python_code_calls_or_passes_a_compiled_callee():
     """A jit_callee has no entry point for Python: a call from Python would crash the process."""
     files = [*PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py"),
-             *(ROOT / "experiments").rglob("*.py")]
+             *(ROOT / "studies").rglob("*.py")]
     uses, callees = set(), set()
     for path in files:
         found = python_uses_and_callees(path)

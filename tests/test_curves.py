@@ -16,7 +16,7 @@ from svmbench.analysis.curves import (
     summary,
     time_to_suboptimality,
 )
-from svmbench.configs import CONF_DIR
+from svmbench.conf import CONF_DIR
 from svmbench.runner import run_cell
 from svmbench.solvers.base import OWN_RULE
 from svmbench.solvers.checkpoints import COLUMNS, MAX_POINTS
@@ -26,7 +26,7 @@ VOLATILE = runner.CLOCKS
 
 def cell(store, algorithm, *overrides):
     runner.register_configs()
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         cfg = compose("config", ["dataset=iris", f"algorithm={algorithm}", "protocol.k=3",
                                  "folds=[0]", f"store.dir={store}", *overrides])
     (record,) = run_cell(cfg)

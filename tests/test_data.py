@@ -136,12 +136,13 @@ def test_realization_only_for_ida_sets():
 def test_the_registry_is_the_only_description_of_a_dataset():
     from hydra import compose, initialize_config_dir
 
-    from svmbench.configs import CONF_DIR, register
+    from svmbench.conf import CONF_DIR
+    from svmbench.configs import register
 
     register()  # stores the dataset group
 
-    assert not (Path(CONF_DIR) / "dataset").exists(), "no copy of the registry in conf/dataset"
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    assert not (Path(CONF_DIR) / "dataset").exists(), "no copy of the registry in svmbench/conf/dataset"
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         for key in list_datasets():
             cfg = compose("config", [f"dataset={key}"])
             assert cfg.dataset.name == key

@@ -22,6 +22,8 @@ from urllib.parse import urldefrag
 
 import pytest
 
+from svmbench.conf import CONF_DIR
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
@@ -62,7 +64,7 @@ def test_the_reference_lists_what_the_code_has(site):
     from svmbench.solvers.base import STATUSES
 
     config = (out / "reference" / "config.html").read_text()
-    for path in (ROOT / "conf" / "algorithm").glob("*.yaml"):
+    for path in (CONF_DIR / "algorithm").glob("*.yaml"):
         assert path.stem in config, path.stem
     statuses = (out / "reference" / "statuses.html").read_text()
     assert all(status in statuses for status in STATUSES)
@@ -270,11 +272,12 @@ def test_the_commands_of_a_page_compose_into_cells_their_algorithms_can_run(page
     from hydra import compose, initialize_config_dir
 
     from svmbench import runner
+    from svmbench.conf import CONF_DIR
     from svmbench.solvers.plugins import plugins
 
     checked = 0
     runner.register_configs()  # what the command registers before it composes
-    with initialize_config_dir(config_dir=runner.CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         for command, overrides in svmbench_overrides(page):
             algorithm = dict(o.split("=", 1) for o in overrides).get("algorithm", "")
             if algorithm in {"toy_cd"} - set(plugins()) or algorithm == "target":

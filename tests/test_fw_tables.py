@@ -2,8 +2,8 @@
 
 import pytest
 
-from svmbench.analysis import fw_tables
 from svmbench.analysis.reference import list_references, load_reference
+from svmbench.papers.fw import fw_tables
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,9 @@ from sklearn.metrics.pairwise import rbf_kernel
 from svmbench import algorithms, configs, runner
 from svmbench.analysis.plots import pareto_front
 from svmbench.analysis.stats import ranks_vs_control
+from svmbench.boards import leaderboard
 from svmbench.capabilities import UNSUITABLE, Capabilities, Task, unsuitable_reason
-from svmbench.render import load_renderer
+from svmbench.conf import CONF_DIR
 from svmbench.solvers import plugins
 from svmbench.solvers.base import SOLVERS
 from svmbench.store import ResultStore
@@ -98,7 +99,7 @@ def test_a_solver_of_another_package_trains_on_the_counted_q_matrix(toy):
 def test_a_solver_of_another_package_is_an_algorithm_config(toy, tmp_path):
     runner.register_configs()
     configs.store_plugin_configs()  # the toy's, installed after the first registration
-    with initialize_config_dir(config_dir=configs.CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         cfg = compose("config", ["dataset=iris", "algorithm=toy_cd", "algorithm.C=4",
                                  "protocol.k=3", "folds=[0]", f"store.dir={tmp_path / 'store'}"])
     records = runner.run_cell(cfg)
@@ -110,7 +111,7 @@ def test_a_solver_of_another_package_is_an_algorithm_config(toy, tmp_path):
 def run_target(tmp_path, *overrides):
     """The records of one heart fold of ``algorithm=target`` with ``overrides``."""
     runner.register_configs()
-    with initialize_config_dir(config_dir=configs.CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         cfg = compose("config", ["dataset=heart", "algorithm=target", *overrides, "protocol.k=3",
                                  "folds=[0]", f"store.dir={tmp_path / 'store'}"])
     return runner.run_cell(cfg)
@@ -239,7 +240,6 @@ def folds_frame(errors):
 
 
 def test_bold_needs_a_significant_win_over_every_other_solver():
-    leaderboard = load_renderer("leaderboard")
     accuracy = leaderboard.ACCURACY
     clear = {"a": [0.10, 0.11, 0.09, 0.10, 0.12], "b": [0.30, 0.32, 0.29, 0.31, 0.30],
              "c": [0.40, 0.41, 0.43, 0.39, 0.40]}
@@ -297,7 +297,6 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
 
 
 def test_a_significantly_best_cell_is_bold_and_the_table_says_why():
-    leaderboard = load_renderer("leaderboard")
     clear = folds_frame({"a": [0.10, 0.11, 0.09, 0.10, 0.12], "b": [0.30, 0.32, 0.29, 0.31, 0.30],
                          "c": [0.40, 0.41, 0.43, 0.39, 0.40]}).assign(status="converged")
     table = leaderboard.metric_table(leaderboard.ACCURACY, clear, clear, None)
@@ -306,7 +305,6 @@ def test_a_significantly_best_cell_is_bold_and_the_table_says_why():
 
 
 def test_equal_means_rank_as_ties_whatever_their_rounding():
-    leaderboard = load_renderer("leaderboard")
     errors = {"a": [0.0, 1 / 15], "b": [1 / 30, 1 / 30], "c": [0.2, 0.2]}
     sets = pd.concat([folds_frame(errors).assign(dataset=name) for name in ("d1", "d2")])
     block = leaderboard.cell_means(sets, leaderboard.ACCURACY)
@@ -316,7 +314,6 @@ def test_equal_means_rank_as_ties_whatever_their_rounding():
 
 
 def test_a_cell_with_folds_that_did_not_converge_says_how_many():
-    leaderboard = load_renderer("leaderboard")
     folds = folds_frame({"a": [0.1, 0.1, 0.1], "b": [0.2, 0.2, 0.2]}).assign(status="converged")
     folds.loc[(folds.algorithm == "b") & (folds.fold > 0), "status"] = "infeasible"
     table = leaderboard.metric_table(leaderboard.ACCURACY, folds, folds, None)

@@ -19,7 +19,7 @@ from svmbench.analysis.model_board import (
     solver_counts,
     solver_spread,
 )
-from svmbench.render import load_renderer
+from svmbench.boards import leaderboard
 
 
 def records_of(cells, n_test=30, status="converged"):
@@ -99,8 +99,7 @@ def test_pooled_accuracy_is_a_value_one_solver_reached(wrong):
 
 
 def test_models_section_ranks_models_and_draws_its_figures(tmp_path):
-    leaderboard = load_renderer("leaderboard")
-    from _models_board import models_section
+    from svmbench.boards._models_board import models_section
 
     rng = np.random.default_rng(0)
     cells = {}

@@ -1,6 +1,5 @@
 """Protocols: nested CV never lets an outer test sample into tuning or scaling; splits are seeded."""
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -8,6 +7,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from svmbench import protocols, tuning
+from svmbench.conf import CONF_DIR
 from svmbench.protocols import splits
 from svmbench.tuning import parameter_grid
 
@@ -147,8 +147,7 @@ def test_tuned_realizations_tune_each_realization_on_its_own_training_set(monkey
         assert split.params == alone and split.tuning["tuned_on"] == 40
 
 
-@pytest.mark.parametrize("config", sorted((Path(__file__).parents[1] / "conf" /
-                                           "protocol").glob("*.yaml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("config", sorted((CONF_DIR / "protocol").glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_protocol_config_counts_its_folds(config):
     protocol = OmegaConf.load(config)
     expected = {"holdout": 1, "tuned_holdout": 1}.get(protocol.name)

@@ -17,8 +17,8 @@ def git(checkout, *arguments):
 def checkout(tmp_path):
     (tmp_path / "svmbench").mkdir()
     (tmp_path / "svmbench" / "solver.py").write_text("STEP = 1\n")
-    (tmp_path / "conf").mkdir()
-    (tmp_path / "conf" / "config.yaml").write_text("seed: 0\n")
+    (tmp_path / "svmbench" / "conf").mkdir()
+    (tmp_path / "svmbench" / "conf" / "config.yaml").write_text("seed: 0\n")
     store = tmp_path / OUTPUTS / "paper" / "runs" / "cell"
     store.mkdir(parents=True)
     (store / "fold-0.json").write_text("{}\n")
@@ -41,7 +41,7 @@ def test_records_moved_and_tables_rewritten_under_results_leave_the_tree_clean(c
     assert git_state(checkout / "svmbench")[1] is False
 
 
-@pytest.mark.parametrize("changed", ["svmbench/solver.py", "conf/config.yaml"])
+@pytest.mark.parametrize("changed", ["svmbench/solver.py", "svmbench/conf/config.yaml"])
 def test_a_change_to_code_or_config_makes_it_dirty(checkout, changed):
     (checkout / changed).write_text("changed\n")
     assert git_state(checkout / "svmbench")[1] is True

@@ -1,7 +1,7 @@
 """One spec per solver (svmbench.solvers.plugins.SolverPlugin): the estimators, the harness's
 algorithm configs and the key checks are made from it, and what is committed (the public
-estimators' signatures, conf/algorithm/*.yaml, the config hashes of the committed records) says
-what the specs say."""
+estimators' signatures, svmbench/conf/algorithm/*.yaml, the config hashes of the committed
+records) says what the specs say."""
 
 import inspect
 import json
@@ -65,9 +65,9 @@ def test_the_public_estimators_keep_their_signatures(name):
 
 @pytest.mark.parametrize("name", sorted(builtin_specs()))
 def test_a_committed_algorithm_config_says_what_its_spec_says(name):
-    """conf/algorithm/<name>.yaml, where a built-in solver has one, is its spec's config: the same
-    keys and values of the same JSON types (100 and 100.0 hash apart); without one the config is
-    made from the spec."""
+    """svmbench/conf/algorithm/<name>.yaml, where a built-in solver has one, is its spec's config:
+    the same keys and values of the same JSON types (100 and 100.0 hash apart); without one the
+    config is made from the spec."""
     spec = builtin_specs()[name]
     path = CONF_DIR / "algorithm" / f"{name}.yaml"
     if not path.exists():
@@ -110,8 +110,9 @@ def test_a_setting_is_type_checked_against_its_spec_default():
 
 def test_the_moved_solver_is_its_module_and_a_config_checked_against_it():
     """Rosen's is declared in svmbench/solvers/rosen.py: no class written in svmbench.models, yet
-    every path reaches it. Its conf/algorithm file stays, because rendering composes cells without
-    importing the solvers (tests/test_layers.py: no numba), and equals the spec's config
+    every path reaches it. Its svmbench/conf/algorithm file stays, because rendering composes
+    cells without importing the solvers (tests/test_layers.py: no numba), and equals the spec's
+    config
     (test_a_committed_algorithm_config_says_what_its_spec_says)."""
     assert (CONF_DIR / "algorithm" / "rosen.yaml").exists()
     assert "RosenSVC" not in vars(models)

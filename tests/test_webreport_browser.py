@@ -38,7 +38,7 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 
 def leaderboard_folder(folder):
-    """A leaderboard folder as experiments/leaderboard.py writes one: a table that shows an SVG,
+    """A leaderboard folder as svmbench/boards/leaderboard.py writes one: a table that shows an SVG,
     and a PNG curve in a subfolder."""
     import matplotlib
 
@@ -228,7 +228,7 @@ def test_the_scoreboard_counts_and_colours_and_screenshots_are_written(site, bro
             for row in browser.find_elements(By.CSS_SELECTOR, "#scoreboard tbody tr")}
     assert set(rows) == set(ARTEFACTS)
     cells, run = int(rows["gs2008_table2"][1]), int(rows["gs2008_table2"][2])
-    assert cells == run == 24  # conf/experiment/gs2008_table2.yaml: 24 cells at paper scale
+    assert cells == run == 24  # svmbench/papers/gs2008/experiment/gs2008_table2.yaml: 24 cells at paper scale
     whole_page_screenshot(browser, SCREENSHOTS / "index.png")
     browser.get(f"{site}artefacts/gs2008_table2.html")
     coloured = browser.find_elements(By.CSS_SELECTOR, "table.compared td[title^='paper ']")

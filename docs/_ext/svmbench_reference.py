@@ -3,8 +3,8 @@
 One module, small functions, each reading one source of truth as it exists today, so that a move
 of that source changes one function here:
 
-- configuration: the YAML of every config group (``conf/``: values, and each key's meaning from
-  its trailing comment) and the ``dataset`` group from the data registry (:func:`config_page`);
+- configuration: the YAML of every config group (``svmbench/conf/``, the papers' folders:
+  values, and each key's meaning from its trailing comment) and the ``dataset`` group from the data registry (:func:`config_page`);
   an algorithm key without a comment takes its meaning from :data:`ALGORITHM_KEYS`;
 - record fields: the record a real cell writes (:func:`probe_record`: scikit-learn's SVC on iris,
   one fold, through ``svmbench.runner.train_cell`` into a temporary store) and every field of the
@@ -88,8 +88,8 @@ RECORD_FIELDS = {
     "dataset": "data set name (the registry's key)",
     "dataset_paper_name": "the data set's name in the paper's tables",
     "dataset_scale": "features scaled to [-1, 1] on the training part",
-    "algorithm": "algorithm name (`conf/algorithm/<name>.yaml`, a plug-in's entry point name)",
-    "protocol": "protocol name (`conf/protocol/`)",
+    "algorithm": "algorithm name (`svmbench/conf/algorithm/<name>.yaml`, a plug-in's entry point name)",
+    "protocol": "protocol name (`svmbench/conf/protocol/`)",
     "protocol_k": "outer folds", "protocol_inner_k": "inner folds of the grid search",
     "protocol_grid": "the grid's log2 axes", "protocol_count": "realizations used",
     "protocol_shared_kernel": "grid search with one kernel matrix per (inner fold, gamma)",
@@ -184,11 +184,10 @@ def warn(message):
 
 
 def conf_dir():
-    """The Hydra config folder: inside the package when it ships there, else the checkout's."""
-    import svmbench
+    """The Hydra config folder, inside the package (svmbench.conf)."""
+    from svmbench.conf import CONF_DIR
 
-    packaged = Path(svmbench.__file__).parent / "conf"
-    return packaged if packaged.is_dir() else ROOT / "conf"
+    return CONF_DIR
 
 
 def cell(text):
@@ -266,7 +265,7 @@ def primary_section(conf):
     for key, value in flat({k: v for k, v in values.items() if k not in ("defaults", "hydra")}):
         meaning = notes.get(key, "")
         if not meaning:
-            warn(f"conf/config.yaml: key {key} has no comment saying what it means")
+            warn(f"svmbench/conf/config.yaml: key {key} has no comment saying what it means")
         rows.append((code(key), code(json.dumps(value)), meaning))
     groups = [entry for entry in values["defaults"] if isinstance(entry, dict)]
     chosen = ", ".join(f"`{k}={v}`" for entry in groups for k, v in entry.items()
@@ -299,12 +298,12 @@ def algorithm_section(conf):
     for key in every_key:
         meaning = notes.get(key) or ALGORITHM_KEYS.get(key)
         if not meaning:
-            warn(f"algorithm key {key} has no meaning (a comment in conf/algorithm/*.yaml or "
+            warn(f"algorithm key {key} has no meaning (a comment in svmbench/conf/algorithm/*.yaml or "
                  "ALGORITHM_KEYS in docs/_ext/svmbench_reference.py)")
         having = sorted(name for name, names in keys.items() if key in names)
         rows.append((code(key), meaning or "", ", ".join(having)))
     text = ["## `algorithm`\n",
-            ("One file per algorithm, `conf/algorithm/<name>.yaml`; a plug-in adds its own "
+            ("One file per algorithm, `svmbench/conf/algorithm/<name>.yaml`; a plug-in adds its own "
             "(entry point name). Override any key: `algorithm.<key>=<value>`.\n"),
             table(("algorithm", "what it is"), [(code(p.stem), described[p.stem]) for p in files]),
             "\n### Keys\n", table(("key", "meaning", "algorithms that have it"), rows),
@@ -335,13 +334,16 @@ def option_section(conf, group, intro):
     return "\n".join(text)
 
 
-def experiment_section(conf):
-    rows = [(code(path.stem), header_comment(path))
-            for path in sorted((conf / "experiment").glob("*.yaml"))]
+def experiment_section():
+    from svmbench.conf import experiment_files
+
+    rows = [(code(name), code(path.parent.parent.relative_to(ROOT).as_posix()),
+             header_comment(path)) for name, (_, path) in experiment_files().items()]
     return ("## `experiment`\n\n`+experiment=<artefact>`: one file per published table or figure "
-            "and per board; each sets its data sets, algorithms, protocol, the paper's settings "
-            "and the sweep (`hydra.sweeper.parts`) at each `scale`.\n\n"
-            + table(("experiment", "what it runs"), rows))
+            "and per board, in the `experiment/` folder of its paper's folder "
+            "(`svmbench/papers/<paper>/`) or of `svmbench/boards/`; each sets its data sets, "
+            "algorithms, protocol, the paper's settings and the sweep (`hydra.sweeper.parts`) at "
+            "each `scale`.\n\n" + table(("experiment", "folder", "what it runs"), rows))
 
 
 def dataset_section():
@@ -354,7 +356,7 @@ def dataset_section():
         rows.append((code(name), ", ".join(spec.paper_names), spec.reader, spec.n_features,
                      spec.n_realizations or "", "yes" if config["scale"] else "no"))
     return ("## `dataset`\n\nFrom the data registry (`svmbench/data/registry.py`, the only "
-            "description of a data set; no YAML in `conf/`): `dataset=<name>`. Keys: `name`, "
+            "description of a data set; no YAML in `svmbench/conf/`): `dataset=<name>`. Keys: `name`, "
             "`paper_name`, `scale` (features scaled to [-1, 1] on the training part). Where the "
             "files are looked for: [Data sets](../howto/dataset.md).\n\n"
             + table(("name", "paper names", "reader", "features", "realizations", "scaled"), rows))
@@ -372,7 +374,7 @@ def config_page():
                                            "(the published protocol)."),
              option_section(conf, "hydra/launcher", "svmbench's own launcher configs "
                                                     "(`hydra/launcher=<name>`)."),
-             experiment_section(conf), dataset_section()]
+             experiment_section(), dataset_section()]
     return "\n".join(parts)
 
 

@@ -1,4 +1,4 @@
-"""The Hydra sweeper of conf/config.yaml (a Hydra plugin, so under hydra_plugins/): the union of hydra-list-sweeper sweeps ("parts"),
+"""The Hydra sweeper of svmbench/conf/config.yaml (a Hydra plugin, so under hydra_plugins/): the union of hydra-list-sweeper sweeps ("parts"),
 launched as one batch, for artefacts whose cells are not one grid. No parts: one empty part, so
 command-line sweeps (``svmbench -m dataset=a1a,w1a``) work as with hydra-list-sweeper.
 

@@ -1,5 +1,5 @@
 """Helpers the renderers share: a cell's outcome, measured means and stop marks per row, notes,
-text columns, the closing sources and cells. Statuses are read through
+text columns, the closing sources and cells, a frame as Markdown. Statuses are read through
 svmbench.status.record_status (old records included)."""
 
 from dataclasses import replace
@@ -102,3 +102,13 @@ def with_text_column(table, name, texts):
 def sources_and_cells(records, artefact):
     """A table's closing paragraphs: what its records came from and the command of every cell."""
     return [sources(records), "Cells (each re-runs from the shell):\n\n" + artefact.commands()]
+
+
+def markdown(frame):
+    """A DataFrame as a Markdown table (index included), NaN as an empty cell."""
+    header = [frame.index.name or ""] + [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for label, row in frame.iterrows():
+        cells = ["" if pd.isna(v) else str(v) for v in row]
+        lines.append("| " + " | ".join([str(label)] + cells) + " |")
+    return "\n".join(lines)

@@ -48,7 +48,7 @@ class Question:
     source: str          # where the paper says it
     statement: str       # the claim restated as a testable statement
     test: str            # the test and the decision rule
-    paper_evidence: str  # theirs, from svmbench/analysis/reference/*.csv
+    paper_evidence: str  # theirs, from svmbench/papers/*/reference/*.csv
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The papers' published table values (``reference/*.csv``), as printed, for side-by-side tables.
+"""The papers' published table values, as printed, for side-by-side tables: each paper's folder
+holds its own (``svmbench/papers/<paper>/reference/<paper>_<table>.csv``).
 
 Each CSV starts with ``#`` lines naming paper, table and units; :func:`load_reference` puts
 them in ``DataFrame.attrs["meta"]`` (key -> text) and returns the numbers.
@@ -11,14 +12,18 @@ from importlib import resources
 
 import pandas as pd
 
-_PACKAGE = "svmbench.analysis"
+PAPERS = ("fw", "gs2005", "gs2008", "rosen", "tsang")
 _FOLDER = "reference"
+
+
+def _folder(paper):
+    return resources.files(f"svmbench.papers.{paper}").joinpath(_FOLDER)
 
 
 def list_references() -> list[str]:
     """Names accepted by :func:`load_reference`, e.g. ``"fw_table2"``, sorted."""
-    folder = resources.files(_PACKAGE).joinpath(_FOLDER)
-    return sorted(entry.name[:-4] for entry in folder.iterdir() if entry.name.endswith(".csv"))
+    return sorted(entry.name[:-4] for paper in PAPERS for entry in _folder(paper).iterdir()
+                  if entry.name.endswith(".csv"))
 
 
 def reference_text(name: str) -> str:
@@ -26,7 +31,7 @@ def reference_text(name: str) -> str:
     names = list_references()
     if name not in names:
         raise ValueError(f"unknown reference table {name!r}; choose one of {names}")
-    return resources.files(_PACKAGE).joinpath(_FOLDER, f"{name}.csv").read_text()
+    return _folder(name.partition("_")[0]).joinpath(f"{name}.csv").read_text()
 
 
 def load_reference(name: str, as_printed: bool = False) -> pd.DataFrame:

@@ -5,7 +5,6 @@ Bayesian signed-rank test with a ROPE of one accuracy point, with its figure."""
 
 import numpy as np
 import pandas as pd
-from _ranks import ALPHA, complete_block, rank_statistics, statistics_text
 
 from svmbench.analysis.model_board import (
     PROBLEM_MODELS,
@@ -17,6 +16,7 @@ from svmbench.analysis.model_board import (
 from svmbench.analysis.plots import bayesian_pairs_figure, critical_difference_diagram, save_figure
 from svmbench.analysis.stats import pairwise_bayesian_signed_rank, pairwise_wilcoxon_holm
 from svmbench.analysis.tables import Table, to_markdown
+from svmbench.boards._ranks import ALPHA, complete_block, rank_statistics, statistics_text
 
 ROPE = 1.0   # accuracy points: the region of practical equivalence
 SEED = 0     # the Bayesian test's posterior draws (numpy's default Generator)

@@ -1,13 +1,12 @@
-"""Renderer of the convergence curves (cells: conf/experiment/curves.yaml): per data set one
+"""Renderer of the convergence curves (cells: svmbench/boards/experiment/curves.yaml): per data set one
 figure, curves-<dataset>.png / .pdf beside the Markdown, the solvers of each problem overlaid
 against the problem's certified optimum (svmbench.analysis.curves, svmbench.optimum), the time,
 K1 and K2 each took to reach 1e-2, 1e-4 and 1e-6 of it, and a table of where and why each
 stopped."""
 
 import pandas as pd
-from _common import sources_and_cells
-from _tsang import markdown
 
+from svmbench.analysis.artefact_tables import markdown, sources_and_cells
 from svmbench.analysis.curves import (
     convergence_figure,
     curves_of,

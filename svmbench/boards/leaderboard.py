@@ -1,4 +1,4 @@
-"""Renderer of the cross-solver leaderboard (cells: conf/experiment/leaderboard.yaml): every
+"""Renderer of the cross-solver leaderboard (cells: svmbench/boards/experiment/leaderboard.yaml): every
 solver on every data set it can take, under one protocol; per data set accuracy, training time,
 kernel evaluations (K2 requested, K1 computed), support vectors and status; average ranks with
 Friedman / Iman-Davenport, Nemenyi and Holm post-hoc tests (Demšar 2006); critical difference
@@ -14,15 +14,15 @@ split (a given test set) cannot bold a cell.
 
 import numpy as np
 import pandas as pd
-from _claims import claims_ledger, claims_markdown
-from _common import sources_and_cells
-from _models_board import models_section
-from _ranks import ALPHA, complete_block, rank_statistics, statistics_text
 
+from svmbench.analysis.artefact_tables import sources_and_cells
 from svmbench.analysis.plots import critical_difference_diagram, pareto_figure, save_figure
 from svmbench.analysis.settings import differences_note, differing_settings
 from svmbench.analysis.stats import holm, paired_t_test
 from svmbench.analysis.tables import Table, to_markdown
+from svmbench.boards._claims import claims_ledger, claims_markdown
+from svmbench.boards._models_board import models_section
+from svmbench.boards._ranks import ALPHA, complete_block, rank_statistics, statistics_text
 from svmbench.capabilities import UNSUITABLE
 from svmbench.solvers.base import FAULTS
 from svmbench.store import FINISHED
@@ -49,7 +49,7 @@ TOLERANCES = (
     "1e-3 as each defines it; HM-SVM: absolute KKT 1e-6; GS-SVM: its own rule (no negative "
     "gradient on the unused set, gs-svm-tnn2008 Alg. 1); CVM, FW, MFW: (1 + eps) MEB rule, eps "
     "1e-4 (frank-wolfe-svm uses 1e-6: FW took 10-34 s per heart fit there, 0.1-0.2 s at 1e-4; "
-    "conf/experiment/leaderboard.yaml); rho-SVM, its ensemble: eps 0.005, eps_1 0.1 "
+    "svmbench/boards/experiment/leaderboard.yaml); rho-SVM, its ensemble: eps 0.005, eps_1 0.1 "
     "(multiplicative-rho-svm Alg. 1); Parzen: no iterations; RSVM: bisection on C to 1e-3 relative, inner WSS2 at 1e-3.")
 
 
@@ -250,7 +250,7 @@ def render(records, artefact):
                "HM-SVM and GS-SVM; CVM, FW and MFW; rho-SVM and fixed-eta EG) solve the same "
                "convex problem, so they are compared on what it costs them to reach a common "
                "certified suboptimality, not on accuracy: [solvers.md](solvers.md) (`make "
-               "solvers`, conf/experiment/solvers.yaml). The tables below list every solver's "
+               "solvers`, svmbench/boards/experiment/solvers.yaml). The tables below list every solver's "
                "cells for reference; between solvers of one problem their accuracies differ by "
                "where each stopped."),
               "## Every solver, per data set",

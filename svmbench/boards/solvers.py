@@ -1,10 +1,8 @@
-"""Renderer of the solvers board (cells: conf/experiment/solvers.yaml): per problem, the time
+"""Renderer of the solvers board (cells: svmbench/boards/experiment/solvers.yaml): per problem, the time
 each solver takes to reach a common certified suboptimality at 1 and 2 threads, its K1 and K2
 there, and rank tests across data sets on the 1-thread times (svmbench.analysis.solvers_board)."""
 
-from _common import sources_and_cells
-from _tsang import markdown
-
+from svmbench.analysis.artefact_tables import markdown, sources_and_cells
 from svmbench.analysis.curves import ROWS
 from svmbench.analysis.solvers_board import LEVEL, board, scores, times_table
 from svmbench.analysis.stats import friedman

@@ -1,6 +1,6 @@
 """The Hydra ``dataset`` group, taken from the registry: the registry is the only description of a
 data set (files, checksums via svmbench.data.checksums, sizes, task, source), and no copy of it
-lives in ``conf/``.
+lives in svmbench/conf/.
 
 ``store_dataset_configs()`` puts one config per registered data set in Hydra's ConfigStore, as
 ``dataset=<key>``: ``name``, the paper's name and whether features are scaled to [-1, 1].

@@ -53,7 +53,7 @@ DEFAULT_ROOT = "~/.cache/svmbench/numba"
 # key directories kept under the root (one per version of the sources in use, e.g. several
 # checkouts and edits: prune), a few tens of MB each
 KEPT_KEYS = 12
-# what the notice says a first compilation costs: the bench's cold starts (experiments/bench.py,
+# what the notice says a first compilation costs: the bench's cold starts (studies/bench.py,
 # the matrix file's header) on 2 cores
 TYPICAL_COMPILE = "about 10-30 s a solver"
 log = logging.getLogger("svmbench")

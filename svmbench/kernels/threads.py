@@ -21,7 +21,7 @@ of the quiet speed.
 
 Not for smo_wss2's passes, though: they are 3-5 short parallel regions an iteration, and a worker
 that sleeps after 500 spins sleeps between them. Sum of wall times over the bench's 9 points of
-w7a (experiments/bench.py's load and grid, smo_wss2 alone in one process, no peers, each point
+w7a (studies/bench.py's load and grid, smo_wss2 alone in one process, no peers, each point
 fitted once after a warm-up fit), 1 thread -> 2 threads, quiet, commit ee81ca0: 500 spins 5.56 -> 6.59 s, 1000 5.76 -> 5.67,
 2000 5.77 -> 4.82, 3000 5.68 -> 4.06, 5000 / 50000 / 300000 5.6 -> 4.0; at 3000 spins a8a 9.91 ->
 7.64, w8a 19.0 -> 12.1, ijcnn1 18.7 -> 12.0 (500: 10.5, 16.6, 15.0). Beside a second 2-thread

@@ -13,14 +13,14 @@ every table says where.
 """
 
 import pandas as pd
-from _common import (
+
+from svmbench.analysis.artefact_tables import (
     cell_outcome,
     convergence_note,
     not_run_note,
     sources_and_cells,
     with_text_column,
 )
-
 from svmbench.analysis.tables import Table, mean_std_table, side_by_side, to_markdown
 
 ALGORITHMS = {"gs_svm": "GS-SVMs", "hm_svm": "HM-SVMs", "smo_wss2": "SVMs"}

@@ -124,7 +124,7 @@ class Checkpoints:
 
     ``Checkpoints.shared``: None, or an array of the curve's shape that every curve of that shape
     is written into instead of a new one, so that another process that maps it reads how far a
-    fit went when it stops that fit (experiments/_fit_worker.py)."""
+    fit went when it stops that fit (studies/_fit_worker.py)."""
 
     shared = None
 

@@ -27,6 +27,7 @@ import pandas as pd
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from svmbench.analysis.sources import same_run, sources
+from svmbench.conf import CONF_DIR, experiment_files
 from svmbench.deviations import page as deviations
 from svmbench.deviations.cells import document_cells
 from svmbench.render import ROOT, artefacts
@@ -193,7 +194,8 @@ def artefact_page(site, name, artefact_cells):
                   same_run(records), document is not None)
     site.write(page, "artefact.html.j2", name=name, document=document, score=score, views=views,
                record_pages=record_pages, provenance=sources(records),
-               output=output.relative_to(ROOT).as_posix(), bands=compare.BANDS)
+               output=output.relative_to(ROOT).as_posix(), bands=compare.BANDS,
+               config=experiment_files()[name][1].relative_to(CONF_DIR.parent.parent).as_posix())
     return score
 
 

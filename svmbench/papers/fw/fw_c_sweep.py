@@ -1,10 +1,13 @@
-"""Renderer of frank-wolfe-svm Figs. 7 and 8 (§5.7; cells: conf/experiment/fw_fig7.yaml,
+"""Renderer of frank-wolfe-svm Figs. 7 and 8 (§5.7; cells: svmbench/papers/fw/experiment/fw_fig7.yaml,
 fw_fig8.yaml): test accuracy and training time of CVM, FW and MFW against C, one table per set
 and the figure (figN.png / figN.pdf beside figN.md). The paper prints no values for these figures;
 its Tables 2-3 values (at its tuned, unprinted C) stand beside ours."""
 
-from _common import sources_and_cells
-from fw_table2_3 import (
+from svmbench.analysis.artefact_tables import sources_and_cells
+from svmbench.analysis.plots import metric_vs_c, save_figure
+from svmbench.analysis.reference import load_reference
+from svmbench.analysis.stop_marks import stop_legend, with_mark
+from svmbench.papers.fw.fw_table2_3 import (
     ALGORITHMS,
     converged,
     dataset_key,
@@ -14,10 +17,6 @@ from fw_table2_3 import (
     summary,
     unconverged,
 )
-
-from svmbench.analysis.plots import metric_vs_c, save_figure
-from svmbench.analysis.reference import load_reference
-from svmbench.analysis.stop_marks import stop_legend, with_mark
 
 # artefact -> (figure number, the paper's names of its two sets)
 FIGURES = {"fw_fig7": (7, ("Shuttle", "KDD10pc")), "fw_fig8": (8, ("Pendigits", "Reuters"))}

@@ -1,5 +1,5 @@
 """Renderer of frank-wolfe-svm Figs. 3 (Web series) and 4 (Adult series) (cells:
-conf/experiment/fw_fig3.yaml, fw_fig4.yaml): accuracy, speed-up of FW and MFW over CVM, training
+svmbench/papers/fw/experiment/fw_fig3.yaml, fw_fig4.yaml): accuracy, speed-up of FW and MFW over CVM, training
 time and support-set size against the training-set size, ours (mean over seeds) beside the paper's
 Table 3 ratios, plus the speed-up table the figure plots (figN.png / figN.pdf beside figN.md).
 """
@@ -8,11 +8,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-from _common import sources_and_cells
-from fw_table2_3 import ALGORITHMS, describe, summary
 
+from svmbench.analysis.artefact_tables import sources_and_cells
 from svmbench.analysis.plots import save_figure
 from svmbench.analysis.reference import load_reference
+from svmbench.papers.fw.fw_table2_3 import ALGORITHMS, describe, summary
 
 # artefact -> (figure number, series name, its datasets)
 FIGURES = {"fw_fig3": (3, "Web", ("w1a", "w2a", "w3a", "w4a", "w5a", "w6a", "w7a", "w8a")),

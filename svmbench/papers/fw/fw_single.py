@@ -1,5 +1,5 @@
 """Renderer of frank-wolfe-svm Figs. 5 and 6 (§5.5, the single datasets; cells:
-conf/experiment/fw_fig5.yaml, fw_fig6.yaml, the cells of Table 2): test accuracy of CVM, FW and MFW
+svmbench/papers/fw/experiment/fw_fig5.yaml, fw_fig6.yaml, the cells of Table 2): test accuracy of CVM, FW and MFW
 and the speed-up of FW and MFW over CVM, ours beside the paper's (its Tables 2-3), as a table and a
 figure (figN.png / figN.pdf beside figN.md)."""
 
@@ -8,8 +8,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from _common import sources_and_cells
-from fw_table2_3 import (
+
+from svmbench.analysis.artefact_tables import sources_and_cells
+from svmbench.analysis.plots import save_figure
+from svmbench.analysis.reference import load_reference
+from svmbench.analysis.stop_marks import stop_legend, with_mark
+from svmbench.papers.fw.fw_table2_3 import (
     ALGORITHMS,
     dataset_key,
     describe,
@@ -18,10 +22,6 @@ from fw_table2_3 import (
     summary,
     unconverged,
 )
-
-from svmbench.analysis.plots import save_figure
-from svmbench.analysis.reference import load_reference
-from svmbench.analysis.stop_marks import stop_legend, with_mark
 
 # artefact -> (figure number, the paper's names of its sets). The paper does not say which single
 # sets each figure shows; we split Table 2's single-set rows in its order.

@@ -1,13 +1,12 @@
-"""Renderer of the stopping-rule study (cells: conf/experiment/fw_stopping.yaml): training time,
+"""Renderer of the stopping-rule study (cells: svmbench/papers/fw/experiment/fw_stopping.yaml): training time,
 test accuracy and support vectors of CVM, FW and MFW over eps, with the sampled (59 points, the
 paper's and libCVM's) and the full stopping test, and FW's and MFW's speed-up over CVM beside the
 paper's (Table 3 ratios)."""
 
-from _common import WALL_TIMES, sources_and_cells
-from fw_table2_3 import converged, stop_marks
-
+from svmbench.analysis.artefact_tables import WALL_TIMES, sources_and_cells
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_legend, with_mark
+from svmbench.papers.fw.fw_table2_3 import converged, stop_marks
 
 TITLE = "# Stopping rule and eps: CVM, FW and MFW (frank-wolfe-svm Table 3 timings)"
 

@@ -1,10 +1,10 @@
 """Renderer of frank-wolfe-svm Tables 2 (test accuracy) and 3 (training time) of CVM, FW and MFW
-(cells: conf/experiment/fw_table2.yaml, fw_table3.yaml): mean ± std over the repetitions, ours
+(cells: svmbench/papers/fw/experiment/fw_table2.yaml, fw_table3.yaml): mean ± std over the repetitions, ours
 beside the paper's."""
 
 import pandas as pd
-from _common import WALL_TIMES, convergence_note, sources_and_cells
 
+from svmbench.analysis.artefact_tables import WALL_TIMES, convergence_note, sources_and_cells
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
 from svmbench.status import FINISHED, statuses

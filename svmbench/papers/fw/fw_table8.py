@@ -1,11 +1,10 @@
-"""Renderer of frank-wolfe-svm Table 8 (cells: conf/experiment/fw_table8.yaml): accuracy and
+"""Renderer of frank-wolfe-svm Table 8 (cells: svmbench/papers/fw/experiment/fw_table8.yaml): accuracy and
 training time of FW and MFW with the homogeneous polynomial kernel, ours beside the paper's."""
 
-from _common import sources_and_cells
-from fw_table2_3 import describe, not_run_reason, stop_marks, summary
-
+from svmbench.analysis.artefact_tables import sources_and_cells
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_legend, with_mark
+from svmbench.papers.fw.fw_table2_3 import describe, not_run_reason, stop_marks, summary
 
 
 def render(records, artefact):

@@ -2,7 +2,7 @@
 
 Binary tests: exact Wilcoxon signed-rank, Pratt zeros, one- or two-tailed as in Table 4;
 multiple test: Friedman with the Iman-Davenport F (frank-wolfe-svm §5.6, Demšar 2006).
-Run ``python -m svmbench.analysis.fw_tables --out results/fw/tables4-7.md``.
+Run ``python -m svmbench.papers.fw.fw_tables --out results/fw/tables4-7.md``.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def report() -> str:
         "# FW paper (frank-wolfe-svm) Tables 4-7, recomputed",
         ("Input: the paper's own Tables 2 (test accuracy, %) and 3 (training time, s) for CVM, "
         f"FW and MFW on {len(scores_time)} datasets, as printed "
-        "(`svmbench/analysis/reference/fw_table2.csv`, `fw_table3.csv`). Binary tests: exact "
+        "(`svmbench/papers/fw/reference/fw_table2.csv`, `fw_table3.csv`). Binary tests: exact "
         "Wilcoxon signed-rank test with Pratt's treatment of zero differences (the exact "
         "permutation distribution of the ranks as they are, mid-ranks included), alternatives "
         "from the paper's Table 4. Multiple test: Friedman test (tie-corrected, as R's "
@@ -211,7 +211,7 @@ def inputs_line() -> str:
     digests = ", ".join(
         f"{name}.csv sha256 {hashlib.sha256(reference_text(name).encode()).hexdigest()[:16]}"
         for name in INPUT_TABLES)
-    return f"Computed from `svmbench/analysis/reference/` {digests}."
+    return f"Computed from `svmbench/papers/fw/reference/` {digests}."
 
 
 def _text_table(frame: pd.DataFrame) -> str:

@@ -1,11 +1,10 @@
 """frank-wolfe-svm Tables 5-7 (§5.6) recomputed from OUR Tables 2-3 (records of
-conf/experiment/fw_tables4_7_ours.yaml, the cells of Table 2), beside the paper's values computed
+svmbench/papers/fw/experiment/fw_tables4_7_ours.yaml, the cells of Table 2), beside the paper's values computed
 from its own 26 sets."""
 
-from _common import sources_and_cells
-from fw_table2_3 import ALGORITHMS, summary
-
-from svmbench.analysis.fw_tables import (
+from svmbench.analysis.artefact_tables import sources_and_cells
+from svmbench.papers.fw.fw_table2_3 import ALGORITHMS, summary
+from svmbench.papers.fw.fw_tables import (
     FRIEDMAN_LABEL,
     compute_statistics,
     conclusions,

@@ -1,6 +1,6 @@
 """Renderer of gs-svm-pakdd2005 Table 1: kernel evaluations of SMO-1, SMO-2 (Keerthi et al. 2001
 Modifications 1 and 2) and GS-SVM on Adult and Web, theta = 0.05 (cells:
-conf/experiment/gs2005_table1.yaml).
+svmbench/papers/gs2005/experiment/gs2005_table1.yaml).
 
 The paper reports SMO's count "averaged over the capacity parameters" without listing them; we
 average over C = 2^-6, 2^-4, ..., 2^10 (the grid of the companion paper's Table III) and show both
@@ -13,8 +13,8 @@ the unused set Q only (``rows=unused``: n_SV n - n_SV (n_SV - 1) / 2), the count
 from dataclasses import replace
 
 import pandas as pd
-from _common import not_run_note, sources_and_cells, with_text_column
 
+from svmbench.analysis.artefact_tables import not_run_note, sources_and_cells, with_text_column
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_mark
 from svmbench.analysis.tables import Table, side_by_side, to_markdown

@@ -1,12 +1,19 @@
-"""Renderer of gs-svm-pakdd2005 Table 2 (cells: conf/experiment/gs2005_table2.yaml): accuracy (%) of GS-SVM, HM-SVM and the soft-margin SVM on 15 UCI
-sets, ten-fold nested CV (protocol and shared records: experiments/_uci.py, the same runs as
+"""Renderer of gs-svm-pakdd2005 Table 2 (cells: svmbench/papers/gs2005/experiment/gs2005_table2.yaml): accuracy (%) of GS-SVM, HM-SVM and the soft-margin SVM on 15 UCI
+sets, ten-fold nested CV (protocol and shared records: svmbench/papers/_uci.py, the same runs as
 gs-svm-tnn2008 Table VII). Bold: best mean and every method not significantly different from it
 (two-tailed paired t-test over the ten outer folds at 0.05).
 """
 
-from _uci import ALGORITHMS, LARGE, QUICK_NOTE, SMALL, footer, group_markdown, tuning_note
-
 from svmbench.analysis.reference import load_reference
+from svmbench.papers._uci import (
+    ALGORITHMS,
+    LARGE,
+    QUICK_NOTE,
+    SMALL,
+    footer,
+    group_markdown,
+    tuning_note,
+)
 
 EXTRA = ("Page", "Splice")  # the two sets beyond the 13 small ones, nested CV as well
 # the 2005 paper's row labels, in its order -> our labels of the shared protocol

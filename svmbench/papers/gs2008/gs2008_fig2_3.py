@@ -1,6 +1,6 @@
-"""Renderer of gs-svm-tnn2008 Figs. 2-3 (cells: conf/experiment/gs2008_fig2_3.yaml): training and test errors of GS-SVMs, RSVMs, SVMs and HM-SVMs on
+"""Renderer of gs-svm-tnn2008 Figs. 2-3 (cells: svmbench/papers/gs2008/experiment/gs2008_fig2_3.yaml): training and test errors of GS-SVMs, RSVMs, SVMs and HM-SVMs on
 seven sets, the average over ten-fold nested CV (protocol and shared records:
-experiments/_uci.py). RSVM takes GS-SVM's kernel parameter (``protocol.tune_with=gs_svm``) and
+svmbench/papers/_uci.py). RSVM takes GS-SVM's kernel parameter (``protocol.tune_with=gs_svm``) and
 its C from ||w||^2 = GS-SVM's Delta0^-2 (eq. 29).
 
 The text names eight sets where GS-SVM beats HM-SVM (Australian, German, Glass, Heart, Iris,
@@ -9,10 +9,9 @@ minus Iris, whose HM-SVM gap is the smallest (0.080 vs 0.047). The paper prints 
 only, so there are no paper numbers to put beside ours; what the paper states is checked below.
 """
 
-from _uci import ALGORITHMS, QUICK_NOTE, SMALL, footer
-
 from svmbench.analysis.plots import error_bars, save_figure
 from svmbench.analysis.tables import mean_std_table, to_markdown
+from svmbench.papers._uci import ALGORITHMS, QUICK_NOTE, SMALL, footer
 from svmbench.status import FINISHED, statuses
 
 SETS = ("Australian Credit", "German", "Glass", "Heart", "Liver disorders",

@@ -1,11 +1,11 @@
 """Renderer of gs-svm-tnn2008 Table II: GS-SVM vs LIBSVM 2.83 on Adult and Web (cells and the
-paper's settings: conf/experiment/gs2008_table2.yaml). Our LIBSVM column is scikit-learn's SVC
+paper's settings: svmbench/papers/gs2008/experiment/gs2008_table2.yaml). Our LIBSVM column is scikit-learn's SVC
 (LIBSVM 3.x; kernel counts are not observable there). Adult-8 and Web-8 are beyond the paper.
 """
 
 import pandas as pd
-from _common import marked, measured, sources_and_cells, with_text_column
 
+from svmbench.analysis.artefact_tables import marked, measured, sources_and_cells, with_text_column
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.sources import same_run
 from svmbench.analysis.tables import side_by_side, to_markdown

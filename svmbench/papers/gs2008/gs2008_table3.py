@@ -1,5 +1,5 @@
 """Renderer of gs-svm-tnn2008 Table III: K1, K2 and time of LIBSVM 2.83 over C = 2^-6 .. 2^10 vs
-GS-SVM (cells: conf/experiment/gs2008_table3.yaml).
+GS-SVM (cells: svmbench/papers/gs2008/experiment/gs2008_table3.yaml).
 
 Our LIBSVM-style solver is smo_wss2 (second-order working set, shrinking, 1 GB LRU cache,
 tol 1e-3), measured by the same kernel provider as GS-SVM. The paper's values sit beside ours only
@@ -9,8 +9,8 @@ on the paper's own rows (Adult-7, Web-7); quick stand-ins get none.
 import math
 
 import pandas as pd
-from _common import marked, measured, sources_and_cells, with_text_column
 
+from svmbench.analysis.artefact_tables import marked, measured, sources_and_cells, with_text_column
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.tables import side_by_side, to_markdown
 

@@ -1,12 +1,19 @@
-"""Renderer of gs-svm-tnn2008 Table VII (cells: conf/experiment/gs2008_table7.yaml): test errors of GS-SVM, HM-SVM and the soft-margin SVM on 13 small
+"""Renderer of gs-svm-tnn2008 Table VII (cells: svmbench/papers/gs2008/experiment/gs2008_table7.yaml): test errors of GS-SVM, HM-SVM and the soft-margin SVM on 13 small
 UCI sets (ten-fold nested CV) and on Page, Splice, Dna, Letter, Satimage, Shuttle (protocol in
-experiments/_uci.py). Bold: the best mean and every method not significantly different from it
+svmbench/papers/_uci.py). Bold: the best mean and every method not significantly different from it
 (two-tailed paired t-test over the outer folds at 0.05, as the paper; no test on a given split).
 """
 
-from _uci import ALGORITHMS, LARGE, QUICK_NOTE, SMALL, footer, group_markdown, tuning_note
-
 from svmbench.analysis.reference import load_reference
+from svmbench.papers._uci import (
+    ALGORITHMS,
+    LARGE,
+    QUICK_NOTE,
+    SMALL,
+    footer,
+    group_markdown,
+    tuning_note,
+)
 from svmbench.status import FINISHED, statuses
 
 LARGE_ALGORITHMS = ("gs_svm", "smo_wss2")  # the paper has no HM-SVM there ("/")

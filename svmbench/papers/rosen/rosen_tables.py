@@ -8,12 +8,11 @@ computed with the cache (K1), training time, test error and a Wilcoxon rank-sum 
 errors at the 0.1 level.
 """
 
-from _common import WALL_TIMES, not_run_note, sources_and_cells
-from rosen_parameters import FOLDS, GRID, REALIZATIONS
-
+from svmbench.analysis.artefact_tables import WALL_TIMES, not_run_note, sources_and_cells
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stats import wilcoxon_rank_sum
 from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
+from svmbench.papers.rosen.rosen_parameters import FOLDS, GRID, REALIZATIONS
 from svmbench.status import FINISHED, statuses
 
 SMO, ROSEN = "smo_mod2", "rosen"
@@ -172,7 +171,7 @@ def parameters_note(records):
         f"available here): per set, {FOLDS}-fold CV on the training sets of realizations "
         f"1-{REALIZATIONS} (twonorm: 1, all that is staged) over log2 C in {GRID['C_log2']}, "
         f"log2 gamma in {GRID['gamma_log2']} (scikit-learn SVC), the median of the picks kept "
-        "(conf/experiment/rosen_parameters.yaml, `python -m experiments.rosen_parameters`): "
+        "(svmbench/papers/rosen/experiment/rosen_parameters.yaml, `python -m svmbench.papers.rosen.rosen_parameters`): "
         f"{shown}. RBF exp(-gamma ||x - z||^2)."
     )
 

@@ -1,5 +1,5 @@
 """What the multiplicative-rho-svm renderers share: the paper's rows, an experiment's finished
-records, the C-grid baselines per split, the stop marks of the cells and Markdown."""
+records, the C-grid baselines per split, the stop marks of the cells."""
 
 import pandas as pd
 
@@ -62,13 +62,3 @@ def stop_marks(records, methods):
         for method in chosen:
             marks[(dataset, method)] = stop_mark(records.loc[picks[f"{method}_record"]])
     return marks
-
-
-def markdown(frame):
-    """A DataFrame as a Markdown table (index included), NaN as an empty cell."""
-    header = [frame.index.name or ""] + [str(c) for c in frame.columns]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for label, row in frame.iterrows():
-        cells = ["" if pd.isna(v) else str(v) for v in row]
-        lines.append("| " + " | ".join([str(label)] + cells) + " |")
-    return "\n".join(lines)

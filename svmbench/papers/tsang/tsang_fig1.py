@@ -1,4 +1,4 @@
-"""Renderer of multiplicative-rho-svm Fig. 1 (cells: conf/experiment/tsang_fig1.yaml): the dual
+"""Renderer of multiplicative-rho-svm Fig. 1 (cells: svmbench/papers/tsang/experiment/tsang_fig1.yaml): the dual
 objective alpha' Q alpha against iterations, log axes, of the adaptive rho-SVM and of the
 fixed-eta multiplicative update (Cristianini et al. 1999) on cancer and waveform; a dotted
 vertical line marks a fixed rate's first overshoot (its step lowered the hard-margin dual). The
@@ -9,10 +9,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
-from _common import sources_and_cells
-from _tsang import finished
 
+from svmbench.analysis.artefact_tables import sources_and_cells
 from svmbench.analysis.plots import save_figure
+from svmbench.papers.tsang._tsang import finished
 
 EXPERIMENT = "tsang_fig1"
 PANELS = [("ida_breast_cancer", "(a) cancer"), ("ida_waveform", "(b) waveform")]

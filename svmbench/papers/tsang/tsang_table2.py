@@ -1,26 +1,25 @@
-"""Renderer of multiplicative-rho-svm Table 2 (cells: conf/experiment/tsang_table2.yaml):
+"""Renderer of multiplicative-rho-svm Table 2 (cells: svmbench/papers/tsang/experiment/tsang_table2.yaml):
 test errors (%) of SVM(BEST), SVM(LOO), the Parzen window, the rho-SVM and the ensemble, ours
 beside the paper's."""
 
 import numpy as np
 import pandas as pd
-from _common import sources_and_cells
-from _tsang import (
+
+from svmbench.analysis.artefact_tables import markdown, sources_and_cells
+from svmbench.analysis.reference import load_reference
+from svmbench.analysis.stop_marks import stop_legend, with_mark
+from svmbench.papers.tsang._tsang import (
     GRID_ALGORITHM,
     NOT_STAGED,
     ROWS,
     finished,
     grid_baselines,
-    markdown,
     stop_marks,
 )
 
-from svmbench.analysis.reference import load_reference
-from svmbench.analysis.stop_marks import stop_legend, with_mark
-
 EXPERIMENT = "tsang"
 LOW_RANK_EXPERIMENT = "tsang_lowrank"
-C_GRID_SIZE = 29  # 2^-4 .. 2^10 in steps of 2^0.5 (conf/experiment/tsang_table2.yaml)
+C_GRID_SIZE = 29  # 2^-4 .. 2^10 in steps of 2^0.5 (svmbench/papers/tsang/experiment/tsang_table2.yaml)
 METHODS = {"svm_best": "SVM(BEST)", "svm_loo": "SVM(LOO)", "parzen": "Parzen",
            "rho_svm": "rho-SVM", "rho_ensemble": "ensemble"}
 PAPER_COLUMNS = {"svm_best": "svm_best", "svm_loo": "svm_loo", "parzen": "parzen_window",

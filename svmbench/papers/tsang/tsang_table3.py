@@ -1,21 +1,20 @@
-"""Renderer of multiplicative-rho-svm Table 3 (cells: conf/experiment/tsang_table3.yaml, those of
+"""Renderer of multiplicative-rho-svm Table 3 (cells: svmbench/papers/tsang/experiment/tsang_table3.yaml, those of
 Table 2): training time of
 the ensemble against that of the C-SVMs of the C grid. No paper column: the body of Table 3 is
 missing from our copy of the paper."""
 
 import pandas as pd
-from _common import WALL_TIMES, sources_and_cells
-from _tsang import (
+
+from svmbench.analysis.artefact_tables import WALL_TIMES, markdown, sources_and_cells
+from svmbench.analysis.stop_marks import stop_legend, with_mark
+from svmbench.papers.tsang._tsang import (
     GRID_ALGORITHM,
     NOT_STAGED,
     ROWS,
     finished,
     grid_baselines,
-    markdown,
     stop_marks,
 )
-
-from svmbench.analysis.stop_marks import stop_legend, with_mark
 
 EXPERIMENT = "tsang"
 
