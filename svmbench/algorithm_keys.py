@@ -10,7 +10,7 @@ it. A null key is absent (svmbench.configs.cell_config): config hashes do not ch
 A solver's keys and defaults are those its spec declares (svmbench.solvers.plugins.SolverPlugin:
 the keys of its algorithm config and its estimator's settings, e.g. SMO's ``sample_order``); the
 committed svmbench/conf/algorithm/<name>.yaml of a built-in solver must say what its spec says
-(tests/test_solver_specs.py). An external reference (svmbench.algorithms.EXTERNAL) has the keys of
+(tests/unit/test_solver_specs.py). An external reference (svmbench.algorithms.EXTERNAL) has the keys of
 its svmbench/conf/algorithm file and its estimator's parameters; one an algorithm config's ``_target_``
 names, the parameters of its estimator.
 """

@@ -10,7 +10,7 @@ that differ mostly in values (``algorithm.C=4``). So ``cells`` composes once per
 groups (``dataset=heart algorithm=smo_wss2``) and applies each job's value overrides to a copy as
 Hydra's config loader applies overrides after composition (``OmegaConf.update``, ``+`` adds a key,
 ``++`` forces it); a job whose overrides this cannot take (a deletion, an error) is composed whole.
-tests/test_sweep.py checks the hashes against composing every job.
+tests/integration/test_sweep.py checks the hashes against composing every job.
 """
 
 import contextlib

@@ -5,7 +5,7 @@ The prose of docs/deviations.yaml holds placeholders ``{{ expression }}``; an ex
 call of the readers below (string arguments name the source; a number may only be a keyword
 argument, e.g. a record filter ``seed=1``), optionally followed by a method that formats it.
 Each expression becomes a Markdown link: its text the number, its target the file or store it
-was read from, its title the expression, so that a reader (and tests/test_deviations.py, which
+was read from, its title the expression, so that a reader (and tests/integration/test_deviations.py, which
 re-reads every one) can check it against its source.
 
 Readers:

@@ -46,7 +46,7 @@ from numba.core import event
 from numba.core.caching import CacheImpl, _CacheLocator
 
 PACKAGE = Path(__file__).resolve().parent.parent
-# the package folders whose modules hold numba-compiled functions (tests/test_compile_cache.py
+# the package folders whose modules hold numba-compiled functions (tests/integration/test_compile_cache.py
 # checks that no compiled function lives elsewhere)
 JIT_SOURCES = ("kernels", "solvers")
 DEFAULT_ROOT = "~/.cache/svmbench/numba"
@@ -60,7 +60,7 @@ log = logging.getLogger("svmbench")
 # the decorator of a compiled function called from compiled code only: numba builds no entry
 # point for calls from Python (unboxing the provider's ~40 arrays made that entry half the cost
 # of compiling a function that takes the provider). A call from Python would crash the process:
-# tests/test_compile_cache.py checks that Python code calls none.
+# tests/integration/test_compile_cache.py checks that Python code calls none.
 jit_callee = functools.partial(njit, cache=True, no_cpython_wrapper=True)
 # what is being compiled, for the notice (set by the runner and the bench: an algorithm's name)
 compiling_for = contextvars.ContextVar("compiling_for", default=None)

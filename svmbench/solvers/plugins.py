@@ -70,7 +70,7 @@ class SolverPlugin:
     does not spell out: the estimator's default applies) and ``selects``, with the harness's own
     default where ``harness`` names one: the second named default, e.g. gamma 0.05 (the papers'
     theta) where the estimator, for a Python user, has scikit-learn's "scale". Every committed
-    record's config hash was taken over that config (tests/test_solver_specs.py).
+    record's config hash was taken over that config (tests/unit/test_solver_specs.py).
 
     A size limit (``capabilities.max_train``) is a cost cap that keeps a sweep's time bounded, not
     a property of the algorithm: its ``size_reason`` says whether it was measured (a fit at the

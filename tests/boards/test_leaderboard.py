@@ -28,7 +28,7 @@ from svmbench.solvers import plugins
 from svmbench.solvers.base import SOLVERS
 from svmbench.store import ResultStore
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOY = ROOT / "docs" / "examples" / "toy_solver"
 
 

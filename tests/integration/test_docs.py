@@ -8,27 +8,22 @@ command that needs data, names only make targets that exist, links only to files
 its `svmbench` commands and the tutorial's compose into cells whose keys their algorithms have.
 """
 
-import functools
-import http.server
 import re
 import shlex
-import shutil
 import subprocess
 import sys
-import threading
 import urllib.request
 from pathlib import Path
 from urllib.parse import urldefrag
 
 import pytest
+from browsing import chromium, console_errors, crawl, needs_chromium, served
 
 from svmbench.conf import CONF_DIR
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 
 
 def sphinx_build(source, out):
@@ -131,65 +126,29 @@ def test_a_broken_internal_link_fails_the_build(tmp_path, kind):
     assert "WARNING" in build.stderr
 
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                    reason="chromium or chromedriver missing: apt-get install chromium "
-                           "chromium-driver (.ci/run does)")
-def test_the_index_opens_in_chromium_and_every_page_it_reaches_loads(site):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
+@needs_chromium
+def test_the_index_opens_in_chromium_and_every_page_it_reaches_loads(site, tmp_path):
     from selenium.webdriver.common.by import By
+
+    def has_a_heading(browser, url):
+        assert browser.find_elements(By.CSS_SELECTOR, "h1"), url
 
     out, build = site
     assert build.returncode == 0, build.stderr
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(out)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    start = f"http://127.0.0.1:{server.server_port}/"
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update"):
-        options.add_argument(flag)
-    options.binary_location = CHROMIUM
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    try:
+    with served(out) as start, chromium(tmp_path / "profile") as browser:
         browser.get(start + "index.html")
         assert browser.title.startswith("svmbench")
         headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "h1")]
         assert "svmbench" in " ".join(headings)
-        seen, queue = set(), [start + "index.html"]
-        while queue:
-            url = queue.pop()
-            if url in seen:
-                continue
-            seen.add(url)
-            browser.get(url)
-            errors = [entry for entry in browser.get_log("browser")
-                      if entry["level"] in ("SEVERE", "WARNING")]
-            assert not errors, f"{url}: console {errors}"
-            assert browser.find_elements(By.CSS_SELECTOR, "h1"), url
-            # links into the checkout (class "repository") leave the served site by design
-            targets = browser.execute_script(
-                "return Array.from(document.querySelectorAll("
-                "'a[href]:not(.repository), link[href], img[src], script[src]'), "
-                "e => e.href || e.src);")
-            for target in targets:
-                address = urldefrag(target).url
-                if not address.startswith(start):
-                    continue
-                with urllib.request.urlopen(address) as response:
+        # links into the checkout (class "repository") leave the served site by design
+        pages = crawl(browser, start, check=has_a_heading,
+                      links="a[href]:not(.repository), link[href], img[src], script[src]")
+        assert console_errors(pages) == {}
+        for url, (_, _, targets) in pages.items():
+            for target in {urldefrag(t).url for t in targets if t.startswith(start)}:
+                with urllib.request.urlopen(target) as response:
                     assert response.status == 200, (url, target)
-                if address.endswith(".html"):
-                    queue.append(address)
-        assert len(seen) >= 20, sorted(seen)
-    finally:
-        browser.quit()
-        server.shutdown()
+    assert len(pages) >= 20, sorted(pages)
 
 
 # ---- the README as a front door
@@ -272,7 +231,6 @@ def test_the_commands_of_a_page_compose_into_cells_their_algorithms_can_run(page
     from hydra import compose, initialize_config_dir
 
     from svmbench import runner
-    from svmbench.conf import CONF_DIR
     from svmbench.solvers.plugins import plugins
 
     checked = 0

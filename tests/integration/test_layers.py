@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "svmbench"
+PACKAGE = Path(__file__).resolve().parents[2] / "svmbench"
 ENGINE = ("numba", "svmbench.solvers", "svmbench.models", "svmbench.runner")
 
 

@@ -1,5 +1,5 @@
 """Sweeps as real SLURM array jobs on a one-node cluster started for this module
-(tests/slurm/cluster.py): the records equal the basic launcher's and name their job; a sweep with
+(tests/integration/slurm/cluster.py): the records equal the basic launcher's and name their job; a sweep with
 cancelled jobs returns, names the cells and exits 1, and its re-submission trains only what is
 missing; a job killed by its time limit leaves a claim the next sweep takes over; two sweeps at
 once on one store train each cell once. "Trained" is counted from the runner's log line of each
@@ -25,7 +25,7 @@ from slurm.cluster import SlurmCluster, unavailable
 from svmbench import runner
 from svmbench.store import FINISHED, ResultStore
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ARTEFACT = ["+experiment=gs2008_table2", "scale=quick"]   # 6 cells, a1a and w1a, one fold each
 CELLS = 6
 ONE_CELL = ["dataset=w1a", "algorithm=smo_wss2", "protocol=holdout"]

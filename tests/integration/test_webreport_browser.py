@@ -4,37 +4,25 @@ console error, every image loads, every internal link resolves, each table has t
 source says, sorting reorders. Screenshots of the index and an artefact page go to
 build/report-screenshots/ (ignored)."""
 
-import functools
-import http.server
 import json
 import re
-import shutil
-import threading
 import urllib.request
 from pathlib import Path
 from urllib.parse import urldefrag, urlparse
 
 import pytest
+from browsing import chromium, console_errors, crawl, needs_chromium, served
 
 from svmbench.render import ROOT
 from svmbench.webreport.build import build
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed "
-                                "(pip install -e '.[dev]')")
-from selenium.webdriver.chrome.service import Service
+pytest.importorskip("selenium.webdriver", reason="selenium not installed "
+                    "(pip install -e '.[dev]')")
 from selenium.webdriver.common.by import By
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and CHROMEDRIVER),
-    reason="chromium or chromedriver missing: apt-get install chromium chromium-driver "
-           "(.ci/run does)")
+pytestmark = needs_chromium
 ARTEFACTS = ("gs2008_table2", "gs2008_table3", "tsang_fig1")
 SCREENSHOTS = ROOT / "build" / "report-screenshots"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1400,1000")
 
 
 def leaderboard_folder(folder):
@@ -63,53 +51,14 @@ def site(tmp_path_factory):
     build(out, list(ARTEFACTS), leaderboards=(
         ("paper scale", leaderboard_folder(boards / "leaderboard")),
         ("quick scale", boards / "quick" / "leaderboard")))
-    handler = functools.partial(Quiet, directory=str(out))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+    with served(out) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
-
-
-def crawl(browser, start):
-    """Visit every HTML page reachable from ``start``; per page: console entries, images'
-    natural widths, and every address the page refers to."""
-    seen, queue, pages = set(), [start + "index.html"], {}
-    while queue:
-        url = queue.pop()
-        if url in seen:
-            continue
-        seen.add(url)
-        browser.get(url)
-        console = browser.get_log("browser")
-        images = browser.execute_script(
-            "return Array.from(document.images, i => [i.src, i.complete, i.naturalWidth]);")
-        targets = browser.execute_script(
-            "return Array.from(document.querySelectorAll('[href], [src]'), "
-            "e => e.href || e.src);")
-        pages[url] = (console, images, targets)
-        for target in targets:
-            address = urldefrag(target).url
-            if address.startswith(start) and address.endswith(".html"):
-                queue.append(address)
-    return pages
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
+        yield driver
 
 
 def test_every_page_loads_cleanly_with_its_images_and_links(site, browser):
@@ -117,9 +66,8 @@ def test_every_page_loads_cleanly_with_its_images_and_links(site, browser):
     assert {urlparse(u).path for u in pages} >= {
         "/index.html", "/leaderboard.html", "/bench.html",
         *(f"/artefacts/{name}.html" for name in ARTEFACTS)}
-    for url, (console, images, targets) in pages.items():
-        errors = [entry for entry in console if entry["level"] in ("SEVERE", "WARNING")]
-        assert not errors, f"{url}: console {errors}"
+    assert console_errors(pages) == {}
+    for url, (_, images, targets) in pages.items():
         assert all(complete and width > 0 for _, complete, width in images), (url, images)
         for target in targets:
             if target.startswith(("data:", "mailto:")):

@@ -8,9 +8,9 @@ from svmbench.render import render
 from svmbench.store import ResultStore
 from svmbench.sweep import cells
 
-COMMITTED_STORE = Path(__file__).resolve().parent.parent / "results" / "fw" / "runs"
+COMMITTED_STORE = Path(__file__).resolve().parents[2] / "results" / "fw" / "runs"
 # artefact -> (paper-scale cells, their committed records: one per cell, the holdout split);
-# fw_table3 and fw_tables4_7_ours run fw_table2's sweep (tests/test_experiments.py counts them)
+# fw_table3 and fw_tables4_7_ours run fw_table2's sweep (tests/papers/test_experiments.py counts them)
 PAPER_CELLS = {"fw_table2": 210, "fw_fig3": 75, "fw_fig4": 75, "fw_fig5": 30, "fw_fig6": 30,
                "fw_fig7": 21, "fw_fig8": 21, "fw_table8": 60, "fw_stopping": 144}
 

@@ -7,7 +7,7 @@ from svmbench.render import render
 from svmbench.store import ResultStore
 from svmbench.sweep import cells
 
-COMMITTED_STORE = Path(__file__).resolve().parent.parent / "results" / "rosen" / "runs"
+COMMITTED_STORE = Path(__file__).resolve().parents[2] / "results" / "rosen" / "runs"
 
 
 def cell_hashes(artefact, scale):

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "studies" / "bench.py"
+BENCH = Path(__file__).resolve().parents[2] / "studies" / "bench.py"
 
 
 def has(*paths):

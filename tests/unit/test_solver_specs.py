@@ -111,7 +111,7 @@ def test_a_setting_is_type_checked_against_its_spec_default():
 def test_the_moved_solver_is_its_module_and_a_config_checked_against_it():
     """Rosen's is declared in svmbench/solvers/rosen.py: no class written in svmbench.models, yet
     every path reaches it. Its svmbench/conf/algorithm file stays, because rendering composes
-    cells without importing the solvers (tests/test_layers.py: no numba), and equals the spec's
+    cells without importing the solvers (tests/integration/test_layers.py: no numba), and equals the spec's
     config
     (test_a_committed_algorithm_config_says_what_its_spec_says)."""
     assert (CONF_DIR / "algorithm" / "rosen.yaml").exists()

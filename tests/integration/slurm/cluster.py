@@ -1,7 +1,7 @@
 """A one-node SLURM cluster on this machine, for the tests and for a person (``make slurm-up``).
 
-    python tests/slurm/cluster.py up DIR     # munged, slurmctld, slurmd; waits until the node is idle
-    python tests/slurm/cluster.py down DIR   # cancels its jobs, stops the three daemons by pid
+    python tests/integration/slurm/cluster.py up DIR     # munged, slurmctld, slurmd; waits until the node is idle
+    python tests/integration/slurm/cluster.py down DIR   # cancels its jobs, stops the three daemons by pid
 
 Everything lives in DIR: the munge key and socket, ``slurm.conf`` (from ``slurm.conf.in``), the
 daemons' state, logs and pids. Clients find the cluster through ``SLURM_CONF=DIR/slurm.conf``.
