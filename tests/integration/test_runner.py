@@ -10,7 +10,7 @@ from hydra import compose, initialize_config_dir
 
 from svmbench import runner
 from svmbench.algorithms import build_estimator
-from svmbench.configs import CONF_DIR
+from svmbench.conf import CONF_DIR
 from svmbench.data import checksums
 from svmbench.runner import run_cell
 from svmbench.store import ResultStore
@@ -20,7 +20,7 @@ VOLATILE = runner.CLOCKS
 
 def config(store, *overrides):
     runner.register_configs()
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         return compose("config", ["dataset=iris", "algorithm=gs_svm", "protocol.k=3",
                                   f"store.dir={store}", *overrides])
 

@@ -5,7 +5,8 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from svmbench import sweep
-from svmbench.configs import CONF_DIR, cell_config
+from svmbench.conf import CONF_DIR
+from svmbench.configs import cell_config
 from svmbench.provenance import config_hash
 
 
@@ -13,7 +14,7 @@ def composed_whole(artefact, scale):
     """(overrides, hash) of every job, each composed by Hydra from all its overrides."""
     base = [f"+experiment={artefact}", f"scale={scale}"]
     found, jobs = [], sweep.sweep_jobs(sweep.experiment_config(artefact, scale))
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         for job in jobs:
             extra = tuple(o for o in job if o not in base)
             found.append((extra, config_hash(cell_config(compose("config", [*base, *extra])))))

@@ -8,19 +8,21 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
 
 from svmbench import runner
-from svmbench.configs import CONF_DIR, cell_config
+from svmbench.conf import CONF_DIR
+from svmbench.configs import cell_config
 from svmbench.runner import run_cell
 from svmbench.store import QUARANTINE, SUPERSEDED, ResultStore, StoreError
 
 
 def config(store, *overrides):
     runner.register_configs()
-    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         return compose("config", ["dataset=iris", "algorithm=gs_svm", "protocol.k=3",
                                   f"store.dir={store}", *overrides])
 
@@ -143,7 +145,7 @@ def test_a_store_keeps_what_its_artefacts_draw_on_and_lists_the_rest(tmp_path):
 
 
 def test_the_committed_stores_hold_no_superseded_or_quarantined_records():
-    root = runner.Path(CONF_DIR).parent
+    root = Path(__file__).resolve().parents[2]
     tracked = subprocess.run(["git", "ls-files", "results"], cwd=root, capture_output=True,
                              text=True, check=True).stdout.splitlines()
     assert tracked, "not a git checkout"
