@@ -164,10 +164,10 @@ def test_wss2_fits_equal_on_one_and_two_threads(seed, n, binary_points):
 
 
 # (set, C, gamma, cache MB) -> (iterations, K1, K2, SVs, objective, sha256 of alpha's bytes: 16
-# hex digits) of smo_wss2 at tol 1e-3, by main 7136cdc (before the step's update and the next
+# hex digits) of smo_wss2 at tol 1e-3, by main f7b012e (before the step's update and the next
 # selection's first pass shared one parallel region), on 1 and on 2 threads alike with every
-# pass and row from 1024 positions in parallel. a4a: 4,781 samples (active sets above 1024
-# until shrinking ends near the optimum); a 1 MB cache evicts rows all along
+# pass and row from 1024 positions in parallel. a1a: 1,605 samples, 1,119 iterations (a
+# shrinking pass every 1000); a4a: 4,781 samples, 3,303 iterations; a 1 MB cache evicts rows
 PINNED_WSS2 = {
     ("a1a", 2.0, 0.05, 1.0): (1119, 1394745, 4865192, 679, "-0x1.0235687b84a1ap+10",
                               "33fd37a33baaa18c"),
