@@ -19,8 +19,9 @@ spins 1.12 -> 2.20; 3000 spins 0.90 -> 3.28; 10000 spins 0.91 -> 5.17; GNU's def
 0.92 -> 5.66. 500 spins keep the slowdown beside a competitor within its fair share (2x) and most
 of the quiet speed.
 
-Not for smo_wss2's passes, though: they are 3-5 short parallel regions an iteration, and a worker
-that sleeps after 500 spins sleeps between them. Sum of wall times over the bench's 9 points of
+Not for smo_wss2's passes, though: they were 3-5 short parallel regions an iteration (2-4 since
+the G update and the next selection's first pass share one, svmbench.solvers.wss2_parallel), and a
+worker that sleeps after 500 spins sleeps between them. Sum of wall times over the bench's 9 points of
 w7a (studies/bench.py's load and grid, smo_wss2 alone in one process, no peers, each point
 fitted once after a warm-up fit), 1 thread -> 2 threads, quiet, commit ee81ca0: 500 spins 5.56 -> 6.59 s, 1000 5.76 -> 5.67,
 2000 5.77 -> 4.82, 3000 5.68 -> 4.06, 5000 / 50000 / 300000 5.6 -> 4.0; at 3000 spins a8a 9.91 ->

@@ -97,7 +97,7 @@ from svmbench.solvers.wss2_parallel import (
     add_scaled_parallel,
     gains_parallel,
     last_position_of_max,
-    update_gradient_parallel,
+    step_and_violators_parallel,
     violators_parallel,
 )
 
@@ -119,16 +119,17 @@ PLATT_EPS, KEERTHI_EPS = 1e-3, 1e-12
 # LIBSVM's shrinking state; EXAMINE_ALL / CURSOR / CHANGED / STEPPED: Platt's outer loop (pass
 # kind, next position, steps in this pass, the last examined sample stepped); I_UP / I_LOW:
 # Keerthi's i_up / i_low; PARALLEL_FROM: wss2's passes over this many positions or more run in
-# parallel regions (solver_loop)
+# parallel regions (solver_loop); SELECTED: 1 when the last step's pass left the next selection's
+# first pass in the work vector (step_and_select)
 (RULE, SHRINKING, SHRINK_RULES, ACTIVE, SV_END, COUNTER, UNSHRINK, EXAMINE_ALL, CURSOR, CHANGED,
- STEPPED, I_UP, I_LOW, PARALLEL_FROM) = range(14)
+ STEPPED, I_UP, I_LOW, PARALLEL_FROM, SELECTED) = range(15)
 # reals[...]: settings, Keerthi's b_up / b_low, Platt's threshold b
 C_, TOL, EPS, B_UP, B_LOW, THRESHOLD = range(6)
 # requests[...]: entries requested for G_bar (and a warm start's gradient), for reconstruction
 GRADIENT_BAR, RECONSTRUCTION = 0, 1
 
-# work: 2 n scratch values for the working-set selection (wss2_pair); curve: the convergence
-# checkpoints (svmbench.solvers.checkpoints)
+# work: 2 n scratch values for the working-set selection (wss2_pair), then the maxima of their
+# blocks (block_maxima); curve: the convergence checkpoints (svmbench.solvers.checkpoints)
 State = namedtuple("State", ["y", "alpha", "gradient", "gradient_bar", "ints", "reals",
                              "requests", "work", "curve"])
 
@@ -156,8 +157,8 @@ def take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j):
     of i and j (requested by the loop over that prefix; empty when it is empty); G_i and G_j past
     the prefix from Q_ii, Q_jj, Q_ij, which must be the rows' own entries (LIBSVM's "update G";
     Keerthi et al. 2001, takeStep's fcache update); a prefix of PARALLEL_FROM positions or more
-    was updated already (wss2_parallel). Written without branches around arrays, for the
-    reference counts (see solver_loop)."""
+    is left to step_and_select. Written without branches around arrays, for the reference
+    counts (see solver_loop)."""
     alpha, gradient, length = s.alpha, s.gradient, s.ints[ACTIVE]
     step_i, step_j = new_i - alpha[i], new_j - alpha[j]
     update_gradient(gradient, row_i, row_j, step_i, step_j,
@@ -256,7 +257,8 @@ def make_solver_loop(rule):
     def solver_loop(provider, s, max_iter, seed, parallel_from):
         """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps;
         wss2's passes over active sets of ``parallel_from`` positions or more run in parallel
-        regions (wss2_parallel: the same bits)."""
+        regions (wss2_parallel: the same bits), the step's update of G and the next selection's
+        first pass in one (step_and_select)."""
         np.random.seed(seed)  # Platt's random starts
         n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
         s.ints[PARALLEL_FROM] = parallel_from if wss2 else n + 1
@@ -322,10 +324,9 @@ def make_solver_loop(rule):
             if s.ints[ACTIVE] > 0:
                 row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
                 row_j = row(j, s.ints[ACTIVE])
-            if wss2 and s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step: not the prefix
-                update_gradient_parallel(s.gradient, row_i, row_j, new_i - s.alpha[i],
-                                         new_j - s.alpha[j], s.ints[ACTIVE])
             take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
+            if wss2 and s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step left the prefix
+                step_and_select(s, row_i, row_j, new_i - old_i, new_j - old_j)
             iterations += 1
             if rule == PLATT:
                 platt_threshold(s, i, j)
@@ -352,15 +353,41 @@ SOLVER_LOOPS = {rule: make_solver_loop(rule) for rule in VARIANTS.values()}
 wss2_loop = SOLVER_LOOPS[WSS2]
 
 
+@njit(cache=True, inline="always")
+def block_maxima(s):
+    """The work vector's tail: room for the maxima of the blocks of the selection's values
+    (wss2_parallel), two vectors of one entry per PARALLEL_CHUNK positions and one more."""
+    n = s.y.shape[0]
+    blocks = n // PARALLEL_CHUNK + 1
+    return s.work[2 * n:2 * n + blocks], s.work[2 * n + blocks:2 * n + 2 * blocks]
+
+
+@jit_callee
+def step_and_select(s, row_i, row_j, step_i, step_j):
+    """take_step's update of G over a long active set and the next selection's first pass (its
+    values and their blocks' maxima, as wss2_pair_parallel would make them) in one parallel
+    region (wss2_parallel.step_and_violators_parallel), after take_step moved the alphas."""
+    active = s.ints[ACTIVE]
+    block_max, block_low = block_maxima(s)
+    step_and_violators_parallel(s.gradient, row_i, row_j, step_i, step_j, s.y, s.alpha,
+                                s.reals[C_], s.work[:active], s.work[active:2 * active],
+                                block_max, block_low)
+    s.ints[SELECTED] = 1
+
+
 @jit_callee
 def wss2_pair_parallel(provider, s):
     """solver_loop's wss2_pair over a long active set, its passes in parallel blocks
-    (wss2_parallel): the same (i, j, gap, row of i). Not inlined: its array slices and calls
-    would cost the loop its reference-count pruning (see the note before solver_loop)."""
-    active, n_blocks = s.ints[ACTIVE], s.ints[ACTIVE] // PARALLEL_CHUNK + 1
+    (wss2_parallel): the same (i, j, gap, row of i). The first pass is the last step's
+    (step_and_select) unless shrinking came between (do_shrinking) or there was no step since
+    the last selection. Not inlined: its array slices and calls would cost the loop its
+    reference-count pruning (see the note before solver_loop)."""
+    active = s.ints[ACTIVE]
     up, low = s.work[:active], s.work[active:2 * active]
-    block_max, block_low = np.empty(n_blocks), np.empty(n_blocks)
-    violators_parallel(s.y, s.alpha, s.gradient, s.reals[C_], up, low, block_max, block_low)
+    block_max, block_low = block_maxima(s)
+    if s.ints[SELECTED] == 0:
+        violators_parallel(s.y, s.alpha, s.gradient, s.reals[C_], up, low, block_max, block_low)
+    s.ints[SELECTED] = 0  # the gains pass below writes over up and its maxima
     i, gmax = last_position_of_max(up, block_max)
     if i < 0:
         return i, -1, -np.inf, provider.cache.pool[:0]
@@ -494,6 +521,7 @@ def do_shrinking(provider, s):
     the gradient is reconstructed and only the shrunk samples that no longer pass the shrinking
     test become active again."""
     ints, tol = s.ints, s.reals[TOL]
+    ints[SELECTED] = 0  # positions may move: the last step's first pass is out of date
     gmax_up, gmax_low = violating_extremes(s)
     if ints[SHRINK_RULES] == LIBSVM3:
         if not ints[UNSHRINK] and gmax_up + gmax_low <= tol * 10:
@@ -852,7 +880,7 @@ def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, curve):
     keeps ``labels`` and ``alpha`` as they are and permutes them with the positions), recording
     checkpoints into ``curve``."""
     n = labels.shape[0]
-    ints = np.zeros(14, dtype=np.int64)
+    ints = np.zeros(15, dtype=np.int64)
     ints[RULE], ints[SHRINK_RULES], ints[SHRINKING] = rule, shrink_rules, shrinking
     ints[ACTIVE] = n if rule == WSS2 or rule == PLATT else 0  # Keerthi: I0 is empty at alpha = 0
     ints[COUNTER] = min(n, SHRINK_PERIOD) + 1
@@ -861,8 +889,9 @@ def new_state(labels, alpha, rule, shrinking, shrink_rules, C, tol, eps, curve):
     ints[I_UP], ints[I_LOW] = np.argmax(labels > 0), np.argmax(labels < 0)
     # b_up = -1 at a sample of class 1, b_low = 1 of class 2 (Keerthi et al. 2001, initialisation)
     reals = np.array([C, tol, eps, -1.0, 1.0, 0.0])
+    work = np.empty(2 * n + 2 * (n // PARALLEL_CHUNK + 1))  # see block_maxima
     return State(labels, alpha, -np.ones(n), np.zeros(n), ints, reals,
-                 np.zeros(2, dtype=np.int64), np.empty(2 * n), curve)
+                 np.zeros(2, dtype=np.int64), work, curve)
 
 
 def initial_state(y, alpha_init, settings, curve):
