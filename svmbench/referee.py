@@ -121,16 +121,13 @@ class Measurement:
 def kernel_sums(X, rows, columns, weights, kernel, gamma, coef0, degree):
     """(sum_j weights_j k(x_r, x_columns[j]) and sum_j |weights_j k(x_r, x_columns[j])| for each r
     in ``rows``, kernel entries computed): in float64, by scikit-learn's pairwise kernels (BLAS),
-    in row blocks; with ``kernel="precomputed"`` X is the kernel matrix and its entries are
-    read."""
+    in row blocks (a given kernel matrix: :func:`precomputed_sums`)."""
     sums = np.zeros((rows.shape[0], 2))
     if columns.shape[0] == 0:
         return sums[:, 0], sums[:, 1], 0
-    if kernel == "precomputed":
-        return precomputed_sums(X, rows, columns, weights)
     both = np.column_stack([weights, np.abs(weights)])
     step = max(1, BLOCK_ENTRIES // columns.shape[0])
-    params = {} if kernel in ("linear", "precomputed") else \
+    params = {} if kernel == "linear" else \
         {"gamma": gamma} if kernel == "rbf" else {"gamma": gamma, "coef0": coef0, "degree": degree}
     for first in range(0, rows.shape[0], step):
         block = pairwise_kernels(X[rows[first:first + step]], X[columns], metric=kernel, **params)
@@ -142,25 +139,30 @@ def kernel_sums(X, rows, columns, weights, kernel, gamma, coef0, degree):
     return sums[:, 0], sums[:, 1], rows.shape[0] * columns.shape[0]
 
 
-def point_sums(X, point, kernel, gamma, coef0, degree):
-    """:func:`kernel_sums` of a :class:`Point`'s model over its pair's samples."""
-    used = np.flatnonzero(point.coefficients)
-    return kernel_sums(X, point.members, point.members[used], point.coefficients[used], kernel,
-                       gamma, coef0, degree)
+def pair_sums(X, points, kernel, gamma, coef0, degree):
+    """:func:`kernel_sums` of every :class:`Point`'s model over its pair's samples."""
+    if kernel == "precomputed":
+        return precomputed_sums(X, points)
+    return [kernel_sums(X, point.members, point.members[used], point.coefficients[used], kernel,
+                        gamma, coef0, degree)
+            for point in points for used in (np.flatnonzero(point.coefficients),)]
 
 
-def precomputed_sums(gram, rows, columns, weights):
-    """:func:`kernel_sums` over a given kernel matrix: whole rows times the weights spread over
-    every column (zeros elsewhere), contiguous reads rather than a gather of the block; no kernel
-    entry is computed. The magnitudes are bounded by max_k |K_kk| |weights|_1 (|K_ij| <=
-    sqrt(K_ii K_jj) for a kernel matrix): in float64 the allowance they enter is negligible, and a
-    grid search certifies hundreds of fits on one matrix."""
-    spread = np.zeros(gram.shape[1])
-    spread[columns] = weights
-    block = gram if rows.shape[0] == gram.shape[0] and np.array_equal(
-        rows, np.arange(gram.shape[0])) else gram[rows]
-    largest = float(np.abs(np.diagonal(gram)).max()) * float(np.abs(weights).sum())
-    return block @ spread, np.full(rows.shape[0], largest), 0
+def precomputed_sums(gram, points):
+    """:func:`kernel_sums` of every pair over a given kernel matrix, read, no entry computed: the
+    matrix times the pairs' coefficients spread over its columns (one column a pair, zeros
+    elsewhere) in one product, each pair's rows taken from its column (one pass over the matrix
+    for all pairs, where a copy of each pair's rows cost more than its fit on a grid search's
+    matrices). The magnitudes are bounded by max_k |K_kk| |coefficients|_1 (|K_ij| <=
+    sqrt(K_ii K_jj) for a kernel matrix): in float64 the allowance they enter is negligible."""
+    spread = np.zeros((gram.shape[1], len(points)))
+    for pair, point in enumerate(points):
+        spread[point.members, pair] = point.coefficients
+    products = gram @ spread
+    largest = float(np.abs(np.diagonal(gram)).max())
+    return [(products[point.members, pair],
+             np.full(point.members.shape[0], largest * float(np.abs(point.coefficients).sum())), 0)
+            for pair, point in enumerate(points)]
 
 
 def kernel_diagonal(X, rows, kernel, gamma, coef0, degree):
@@ -470,7 +472,7 @@ def certify(solver, problem, points, X, kernel, gamma, coef0, degree, unit):
     training data X; raises :class:`RefutedError` naming every pair refuted, with the verdict on
     all pairs."""
     wall, cpu = time.perf_counter(), time.process_time()
-    sums = [point_sums(X, point, kernel, gamma, coef0, degree) for point in points]
+    sums = pair_sums(X, points, kernel, gamma, coef0, degree)
     members = np.concatenate([point.members for point in points])
     measurements = measure(
         problem, Stack.of([point.members.shape[0] for point in points]),
