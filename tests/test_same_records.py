@@ -24,7 +24,7 @@ def test_a_store_is_the_same_as_itself_and_one_changed_tuned_point_is_named(tmp_
     assert "438 records compared" in capsys.readouterr().out
     copy = tmp_path / "runs"
     shutil.copytree(STORE, copy)
-    record_path = sorted(copy.glob("*/fold-3.json"))[0]
+    record_path = min(copy.glob("*/fold-3.json"))
     record = json.loads(record_path.read_text())
     record["selected_gamma"] = record["selected_gamma"] * 2
     record_path.write_text(json.dumps(record))
