@@ -13,7 +13,7 @@ import pandas as pd
 
 def budget_text(budget):
     """'min(n, 5,000)' for a budget, 'all n' for none (null)."""
-    return "all n" if pd.isna(budget) else f"min(n, {int(budget):,})"
+    return "all n" if budget is None or pd.isna(budget) else f"min(n, {int(budget):,})"
 
 
 def grid_text(grid):
@@ -40,17 +40,20 @@ def tuning_summary(records):
     budgets = tuned["protocol_tune_subsample"].map(lambda b: -1 if pd.isna(b) else int(b))
     sentences = []
     for budget, runs in tuned.groupby(budgets):
+        budget = None if budget < 0 else budget
         grids = sorted({(grid_text(grid), int(k)) for grid, k in
                         zip(runs["protocol_grid"], runs["protocol_inner_k"])})
-        search = "; ".join(f"{text}, the axes a solver has, inner {k}-fold" for text, k in grids)
+        search = "; ".join(f"{text}, the axes a solver has; inner {k}-fold" for text, k in grids)
         sampled = sampled_sets(runs)
         where = ", ".join(f"{name} ({used:,} of {n:,})" for name, (used, n) in sampled.items())
+        sets = runs["dataset"].nunique()
         sentences.append(
-            f"Tuning budget {budget_text(None if budget < 0 else budget)}: each grid search "
-            f"({search}) ran on a seeded stratified sample of that many of the n training "
-            f"samples of its part: all of them on {runs['dataset'].nunique() - len(sampled)} of "
-            f"{runs['dataset'].nunique()} data sets" + (f", a sample on {where}" if where else "")
-            + f". Tuning took {runs['inner_tuning_time_s'].sum():,.1f} s wall in all over "
+            f"Tuning budget {budget_text(budget)}: each grid search ({search}) ran on "
+            f"{budget_text(budget)} of the n training samples of its part"
+            + (" (a seeded stratified sample when fewer than n): all n on "
+               f"{sets - len(sampled)} of {sets} data sets" if budget is not None else "")
+            + (f", a sample on {where}" if where else "")
+            + f". Tuning took {runs['inner_tuning_time_s'].sum():,.1f} s wall over "
             f"{len(runs):,} folds ({int(runs['inner_trainings'].sum()):,} trainings), the final "
             f"fits {runs['train_time_s'].sum():,.1f} s; tuning is not in the fits' times.")
     return " ".join(sentences)
