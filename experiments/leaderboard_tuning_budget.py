@@ -20,9 +20,9 @@ import sys
 import time
 
 import pandas as pd
+from _ranks import complete_block, rank_statistics
 from hydra import compose, initialize_config_dir
 from hydra.core.hydra_config import HydraConfig
-from _ranks import complete_block, rank_statistics
 
 from svmbench import load_results, runner
 from svmbench.analysis.model_board import model_of, model_scores, pooled_models, solver_counts
