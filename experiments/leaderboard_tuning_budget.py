@@ -31,7 +31,7 @@ from svmbench.analysis.tables import Table, to_markdown
 from svmbench.analysis.tuning_budget import budget_text, tuning_summary
 from svmbench.configs import CONF_DIR
 from svmbench.protocols import fold_count
-from svmbench.status import FINISHED, statuses
+from svmbench.status import FINISHED, SOUND, statuses
 from svmbench.sweep import experiment_config, sweep_jobs
 
 BUDGETS = (300, 5000)
@@ -100,7 +100,7 @@ def cell_table(finished, budgets):
     each budget, the samples tuned on, and the accuracy change."""
     rows = []
     for (dataset, algorithm), runs in finished.groupby(["dataset", "algorithm"]):
-        row = {"Data set": dataset, "Model (solver)": f"{model_of(algorithm)} ({algorithm})",
+        row = {"Data set / model (solver)": f"{dataset} / {model_of(algorithm)} ({algorithm})",
                "n": f"{int(runs['n_train'].max()):,}"}
         by_budget = dict(tuple(runs.groupby("protocol_tune_subsample")))
         if set(budgets) - set(by_budget):
@@ -108,16 +108,20 @@ def cell_table(finished, budgets):
         folds = [set(by_budget[budget]["fold"]) for budget in budgets]
         if folds[0] != folds[1]:
             continue
-        accuracy = {}
+        accuracy, seconds = {}, {}
         for budget in budgets:
             mine = by_budget[budget]
             accuracy[budget] = 100.0 * (1.0 - mine["test_error"].mean())
             row[f"tuned on ({budget:,})"] = f"{int(mine['tuned_on'].max()):,}"
             row[f"points ({budget:,})"] = points_text(mine)
-            row[f"accuracy % ({budget:,})"] = f"{accuracy[budget]:.2f}"
-            row[f"tuning s ({budget:,})"] = f"{mine['inner_tuning_time_s'].sum():.1f}"
+            unsound = sorted(set(statuses(mine)) - set(SOUND))
+            row[f"accuracy % ({budget:,})"] = f"{accuracy[budget]:.2f}" + (
+                f" ({', '.join(unsound)})" if unsound else "")
+            seconds[budget] = mine["inner_tuning_time_s"].sum()
+            row[f"tuning s ({budget:,})"] = f"{seconds[budget]:.1f}"
         row["change (points)"] = f"{accuracy[budgets[1]] - accuracy[budgets[0]]:+.2f}"
-        row["folds"] = len(folds[0])
+        row["tuning time ratio"] = f"{seconds[budgets[1]] / seconds[budgets[0]]:.0f}x"
+        row["folds"] = str(len(folds[0]))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -158,10 +162,13 @@ def render(args):
     changed = cells[[a != b for a, b in zip(cells[f"points ({budgets[0]:,})"],
                                             cells[f"points ({budgets[1]:,})"])]]
     parts += [tuning_summary(finished),
-              to_markdown(Table(cells.set_index(["Data set", "Model (solver)"]), caption=(
+              to_markdown(Table(cells.set_index("Data set / model (solver)"), caption=(
                   "### Per data set and model: samples tuned on, tuned points per fold, test "
-                  "accuracy (mean over the folds), tuning wall time (sum over the folds), "
-                  "accuracy change from the smaller to the larger budget"))),
+                  "accuracy (mean over the folds; a status other than converged or the "
+                  "solver's own rule named), tuning wall time (sum over the folds), accuracy "
+                  "change from the smaller to the larger budget. Times are wall clock on the "
+                  "machine the records name, one thread, while other jobs ran: compare them "
+                  "within a row, not with other tables"))),
               (f"The tuned point changed in {len(changed)} of {len(cells)} cells; accuracy "
                f"changed by {cells['change (points)'].astype(float).mean():+.2f} points on "
                f"average (from {cells['change (points)'].astype(float).min():+.2f} to "
