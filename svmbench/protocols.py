@@ -13,6 +13,7 @@
 Scaling to [-1, 1] (gs-svm-tnn2008 §V-C) is fitted on each training part only, inner ones included.
 """
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,25 +60,60 @@ def _scaled(split, scale):
     return split
 
 
+def tuning_budget(protocol):
+    """``protocol.tune_subsample``, the tuning budget: the inner grid search runs on a seeded
+    stratified sample of min(n, budget) of a training part's n samples (all of them when null).
+    ValueError unless it is null or a whole number >= 1."""
+    budget = protocol.get("tune_subsample")
+    if budget is None:
+        return None
+    if isinstance(budget, bool) or not isinstance(budget, numbers.Integral) or budget < 1:
+        raise ValueError(
+            f"protocol.tune_subsample={budget!r} is not a tuning budget: give a whole number >= 1 "
+            "(the most training samples the inner grid search runs on), or null for all of them")
+    return int(budget)
+
+
+def class_allocation(counts, size, smallest):
+    """Samples kept per class (``counts``: each class's samples) in a stratified sample of exactly
+    ``size`` < counts.sum(): each class's share of ``size`` rounded, at least ``smallest`` (or all
+    it has), then one more (or fewer) to the class furthest below (above) its share until the
+    total is ``size``."""
+    share = counts * size / counts.sum()
+    least = np.minimum(counts, smallest)
+    if least.sum() > size:
+        raise DataError(
+            f"protocol.tune_subsample={size} is below the {least.sum()} samples the inner "
+            f"stratified {smallest}-fold needs ({smallest} of each of the {counts.shape[0]} "
+            f"classes, or all a class has): raise protocol.tune_subsample or lower "
+            f"protocol.inner_k")
+    keep = np.minimum(counts, np.maximum(least, np.round(share))).astype(int)
+    while keep.sum() < size:
+        keep[np.argmax(np.where(keep < counts, share - keep, -np.inf))] += 1
+    while keep.sum() > size:
+        keep[np.argmin(np.where(keep > least, share - keep, np.inf))] -= 1
+    return keep
+
+
 def tuning_sample(y, size, smallest, seed):
-    """Sorted indices of a seeded stratified sample of about ``size`` of the samples, every class
-    keeping at least ``smallest`` (or all it has)."""
+    """Sorted indices of a seeded stratified sample of exactly ``size`` (< len(y)) of the
+    samples, every class keeping at least ``smallest`` (or all it has): class_allocation."""
     rng = np.random.default_rng(seed)
-    chosen = []
-    for label in np.unique(y):
-        members = np.flatnonzero(y == label)
-        keep = min(members.shape[0], max(smallest, round(members.shape[0] * size / y.shape[0])))
-        chosen.append(rng.choice(members, keep, replace=False))
+    labels, counts = np.unique(y, return_counts=True)
+    chosen = [rng.choice(np.flatnonzero(y == label), keep, replace=False)
+              for label, keep in zip(labels, class_allocation(counts, size, smallest))]
     return np.sort(np.concatenate(chosen))
 
 
 def tune(algorithm, protocol, seed, scale, split):
-    """Choose ``split``'s parameters by inner k-fold CV on its training part only, or on a
-    stratified sample of ``protocol.tune_subsample`` of its samples (large sets)."""
-    inner_k, size, n = int(protocol["inner_k"]), protocol.get("tune_subsample"), split.y_train.shape[0]
+    """Choose ``split``'s parameters by inner k-fold CV on its training part, or on a seeded
+    stratified sample of ``protocol.tune_subsample`` (the tuning budget) of its samples when it
+    has more (``tuned_on``: how many the search ran on)."""
+    inner_k, n = int(protocol["inner_k"]), split.y_train.shape[0]
+    budget = tuning_budget(protocol)
     part = np.arange(n)
-    if size and size < n:
-        part = tuning_sample(split.y_train, int(size), inner_k, inner_seed(seed, split.fold))
+    if budget is not None and budget < n:
+        part = tuning_sample(split.y_train, budget, inner_k, inner_seed(seed, split.fold))
     inner = kfold_indices(split.y_train[part], inner_k, inner_seed(seed, split.fold))
     split.params, split.tuning = grid_search(algorithm, protocol, split.X_train[part],
                                              split.y_train[part], inner, scale)

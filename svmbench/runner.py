@@ -43,7 +43,7 @@ from svmbench.data import load_dataset
 from svmbench.kernels.threads import limit_threads, threading_info
 from svmbench.models import GAMMA_RULES
 from svmbench.outcomes import CLAIMED, FAILED, REUSED, TRAINED, describe_failures
-from svmbench.protocols import TUNED, fold_count, splits
+from svmbench.protocols import TUNED, fold_count, splits, tuning_budget
 from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.referee import RefutedError, certify_scikit_learn
 from svmbench.solvers.base import worst_status
@@ -266,6 +266,27 @@ def check_folds(folds, protocol):
                           f"in that range, or folds=null for all")
 
 
+def check_tuning_budget(protocol):
+    """Raise ConfigError when ``protocol.tune_subsample`` is not a tuning budget (null or a whole
+    number >= 1, svmbench.protocols.tuning_budget)."""
+    try:
+        tuning_budget(protocol)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def tuning_text(record):
+    """What a tuned fold's grid search ran on and cost, for its log line ('' when untuned):
+    samples used of the training part, the budget, grid points x inner folds, seconds."""
+    if "tuned_on" not in record:
+        return ""
+    budget = record.get("protocol_tune_subsample")
+    inner_k = int(record["protocol_inner_k"])
+    return (f"; tuned on {record['tuned_on']} of {record.get('n_train', '?')} samples (budget "
+            f"{'all' if budget is None else budget}), {record['inner_trainings'] // inner_k} "
+            f"grid points x {inner_k} folds in {record['inner_tuning_time_s']:.1f} s")
+
+
 def check_threads(threads):
     """Raise ConfigError when ``threads`` is more than numba may start in this process."""
     most = numba.config.NUMBA_NUM_THREADS
@@ -342,6 +363,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
         check_algorithm(cell["algorithm"])
         check_settings(cell["algorithm"])
         check_folds(cfg.folds, cell["protocol"])
+        check_tuning_budget(cell["protocol"])
         check_threads(cfg.threads)
         if cfg.threads:
             limit_threads(int(cfg.threads))
@@ -374,9 +396,9 @@ def train_folds(cfg, cell, chash, store, wanted, name):
             store.remove_failed(chash, -1)  # the cell starts now: an old "could not start" goes
             store.write(record)
             written.append(record)
-            log.info("%s %s fold %s: %s, test error %s (cell %s)", record["dataset"],
+            log.info("%s %s fold %s: %s, test error %s%s (cell %s)", record["dataset"],
                      record["algorithm"], split.fold, record["status"], record.get("test_error"),
-                     chash)
+                     tuning_text(record), chash)
     except ConfigError:
         raise  # a setting that cannot run: nothing is stored, the command reports it
     except Exception as error:  # noqa: BLE001 — the cell could not start (data missing, ...)

@@ -94,7 +94,8 @@ RECORD_FIELDS = {
     "protocol_grid": "the grid's log2 axes", "protocol_count": "realizations used",
     "protocol_shared_kernel": "grid search with one kernel matrix per (inner fold, gamma)",
     "protocol_tune_with": "the algorithm whose validation error chose the parameters",
-    "protocol_tune_subsample": "training samples the tuning used (stratified), null: all",
+    "protocol_tune_subsample": "the tuning budget: the grid search runs on min(n, it) "
+                               "samples (seeded, stratified), null: all",
     "fold": "outer fold or realization index; -1: the cell could not start or is unsuitable",
     "seed": "the cell's seed (splits, and the solver's draws where it has any)",
     "config_hash": "hash of the resolved cell config (the store's folder name)",
@@ -131,7 +132,7 @@ RECORD_FIELDS = {
     # tuning
     "selected_gamma": "gamma chosen by the grid search", "selected_C": "C chosen by it",
     "inner_cv_error": "its mean validation error at the chosen point",
-    "inner_trainings": "trainings of the grid search", "tuned_on": "samples it tuned on",
+    "inner_trainings": "trainings of the grid search", "tuned_on": "samples it ran on",
     "tuned_with": "the algorithm whose validation error chose",
     # a solver's own measurements (record_fields_)
     "gamma_value": "the numeric gamma a named rule resolved to",

@@ -20,6 +20,7 @@ from svmbench.analysis.plots import critical_difference_diagram, pareto_figure, 
 from svmbench.analysis.settings import differences_note, differing_settings
 from svmbench.analysis.stats import holm, paired_t_test
 from svmbench.analysis.tables import Table, to_markdown
+from svmbench.analysis.tuning_budget import tuning_summary
 from svmbench.boards._claims import claims_ledger, claims_markdown
 from svmbench.boards._models_board import models_section
 from svmbench.boards._ranks import ALPHA, complete_block, rank_statistics, statistics_text
@@ -227,6 +228,7 @@ def render(records, artefact):
     if records.empty:
         return "\n\n".join([*parts, "No records yet: run `make leaderboard`."])
     finished = records[records["status"].map(outcome) == "finished"]
+    parts.append(tuning_summary(finished))
     statistics, figures = [], []
     results = {}
     for label, stem in RANKED.items():
