@@ -29,9 +29,11 @@ run: venv
 	$(PY) -m svmbench.runner -m +experiment=quickstart algorithm=gs_svm,libsvm store.dir=results/quickstart/runs hydra.verbose=false
 	$(PY) -m svmbench.report results/quickstart/runs --experiment quickstart --compare gs_svm libsvm
 
-## test: the test suite
+## test: the test suite, TEST_WORKERS processes at once (pytest-xdist; a test file stays in one
+## process, so its fixtures are built once; TEST_WORKERS=0 runs it in this process)
+TEST_WORKERS ?= 2
 test: venv
-	$(PY) -m pytest -q -p no:cacheprovider \
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadfile \
 	  || { status=$$?; if [ $$status -eq 5 ]; then echo "no tests collected"; else exit $$status; fi; }
 
 lint: venv

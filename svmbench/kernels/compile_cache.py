@@ -54,8 +54,8 @@ DEFAULT_ROOT = "~/.cache/svmbench/numba"
 # checkouts and edits: prune), a few tens of MB each
 KEPT_KEYS = 12
 # what the notice says a first compilation costs: the bench's cold starts (studies/bench.py,
-# the matrix file's header) on 2 cores
-TYPICAL_COMPILE = "about 10-30 s a solver"
+# the matrix file's header) on 2 cores: smo_wss2 138 s wall, quiet, at the merge of 2026-11-27
+TYPICAL_COMPILE = "about 2-3 min on 2 cores for the first solver, less for the next"
 log = logging.getLogger("svmbench")
 # the decorator of a compiled function called from compiled code only: numba builds no entry
 # point for calls from Python (unboxing the provider's ~40 arrays made that entry half the cost
