@@ -8,7 +8,7 @@ the distinct points, so the sum of alpha over the copies of one (x, y) is the sa
 optimum, while how it is shared among the copies is free. The SV counts of the optimal solutions
 therefore span [forced + groups on the margin with a positive sum, forced + the copies in those
 groups]. This solves each staged realization to tol 1e-9 (smo_wss2) at the table's (C, gamma)
-(conf/experiment/rosen_parameters.yaml), prints that range beside the SV counts of SMO
+(svmbench/papers/rosen/experiment/rosen_parameters.yaml), prints that range beside the SV counts of SMO
 Modification 2 and Rosen at the table's tol 1e-3, and the distinct points.
 
     PYTHONPATH=. python studies/deviations_rosen_sv_range.py --dataset ida_titanic
@@ -22,10 +22,11 @@ import numpy as np
 import yaml
 from _deviations import write_table
 
+import svmbench.papers.rosen
 from svmbench import SMOSVC, RosenSVC
 from svmbench.data import available_realizations, load_dataset
 
-PARAMETERS = Path(__file__).resolve().parent.parent / "conf/experiment/rosen_parameters.yaml"
+PARAMETERS = Path(svmbench.papers.rosen.__file__).parent / "experiment" / "rosen_parameters.yaml"
 ON_MARGIN = 1e-6  # |y f(x) - 1| below this: on the margin (the solution is exact to 1e-9)
 
 

@@ -9,8 +9,7 @@ thread, through the runner, into a store of its own. ``render`` writes from that
 per data set and model (svmbench.analysis.model_board), the tuned points, test accuracy and tuning
 time under each budget, and the models' average ranks under each.
 
-    nice env SVMBENCH_DATA_PATH=/work/shared/data \\
-        .venv/bin/python studies/leaderboard_tuning_budget.py run \\
+    nice .venv/bin/python studies/leaderboard_tuning_budget.py run \\
         --datasets a1a w1a --algorithms smo_wss2 gs_svm
     .venv/bin/python studies/leaderboard_tuning_budget.py render
 """

@@ -17,7 +17,7 @@ from svmbench.protocols import kfold_indices, splits
 from svmbench.tuning import inner_seed, parameter_grid
 from svmbench.warm_up import warm_up, warm_up_tuning
 
-GRID = {"gamma_log2": [-8, 8], "C_log2": [-1, 10]}  # conf/protocol/nested_cv.yaml
+GRID = {"gamma_log2": [-8, 8], "C_log2": [-1, 10]}  # svmbench/conf/protocol/nested_cv.yaml
 ALGORITHMS = {
     "smo_wss2": {"name": "smo_wss2", "kernel": "rbf", "gamma": 0.05, "coef0": 0.0, "degree": 3,
                  "C": 1.0, "tol": 1e-3, "cache_mb": 100, "shrinking": True,
