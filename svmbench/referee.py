@@ -121,13 +121,16 @@ class Measurement:
 def kernel_sums(X, rows, columns, weights, kernel, gamma, coef0, degree):
     """(sum_j weights_j k(x_r, x_columns[j]) and sum_j |weights_j k(x_r, x_columns[j])| for each r
     in ``rows``, kernel entries computed): in float64, by scikit-learn's pairwise kernels (BLAS),
-    in row blocks (a given kernel matrix: :func:`precomputed_sums`)."""
+    in row blocks; with ``kernel="precomputed"`` X is the kernel matrix and its entries are
+    read."""
     sums = np.zeros((rows.shape[0], 2))
     if columns.shape[0] == 0:
         return sums[:, 0], sums[:, 1], 0
+    if kernel == "precomputed":
+        return precomputed_sums(X, rows, columns, weights)
     both = np.column_stack([weights, np.abs(weights)])
     step = max(1, BLOCK_ENTRIES // columns.shape[0])
-    params = {} if kernel == "linear" else \
+    params = {} if kernel in ("linear", "precomputed") else \
         {"gamma": gamma} if kernel == "rbf" else {"gamma": gamma, "coef0": coef0, "degree": degree}
     for first in range(0, rows.shape[0], step):
         block = pairwise_kernels(X[rows[first:first + step]], X[columns], metric=kernel, **params)
@@ -139,30 +142,18 @@ def kernel_sums(X, rows, columns, weights, kernel, gamma, coef0, degree):
     return sums[:, 0], sums[:, 1], rows.shape[0] * columns.shape[0]
 
 
-def pair_sums(X, points, kernel, gamma, coef0, degree):
-    """:func:`kernel_sums` of every :class:`Point`'s model over its pair's samples."""
-    if kernel == "precomputed":
-        return precomputed_sums(X, points)
-    return [kernel_sums(X, point.members, point.members[used], point.coefficients[used], kernel,
-                        gamma, coef0, degree)
-            for point in points for used in (np.flatnonzero(point.coefficients),)]
-
-
-def precomputed_sums(gram, points):
-    """:func:`kernel_sums` of every pair over a given kernel matrix, read, no entry computed: the
-    matrix times the pairs' coefficients spread over its columns (one column a pair, zeros
-    elsewhere) in one product, each pair's rows taken from its column (one pass over the matrix
-    for all pairs, where a copy of each pair's rows cost more than its fit on a grid search's
-    matrices). The magnitudes are bounded by max_k |K_kk| |coefficients|_1 (|K_ij| <=
-    sqrt(K_ii K_jj) for a kernel matrix): in float64 the allowance they enter is negligible."""
-    spread = np.zeros((gram.shape[1], len(points)))
-    for pair, point in enumerate(points):
-        spread[point.members, pair] = point.coefficients
-    products = gram @ spread
-    largest = float(np.abs(np.diagonal(gram)).max())
-    return [(products[point.members, pair],
-             np.full(point.members.shape[0], largest * float(np.abs(point.coefficients).sum())), 0)
-            for pair, point in enumerate(points)]
+def precomputed_sums(gram, rows, columns, weights):
+    """:func:`kernel_sums` over a given kernel matrix: whole rows times the weights spread over
+    every column (zeros elsewhere), contiguous reads rather than a gather of the block; no kernel
+    entry is computed. The magnitudes are bounded by max_k |K_kk| |weights|_1 (|K_ij| <=
+    sqrt(K_ii K_jj) for a kernel matrix): in float64 the allowance they enter is negligible, and a
+    grid search certifies hundreds of fits on one matrix."""
+    spread = np.zeros(gram.shape[1])
+    spread[columns] = weights
+    block = gram if rows.shape[0] == gram.shape[0] and np.array_equal(
+        rows, np.arange(gram.shape[0])) else gram[rows]
+    largest = float(np.abs(np.diagonal(gram)).max()) * float(np.abs(weights).sum())
+    return block @ spread, np.full(rows.shape[0], largest), 0
 
 
 def kernel_diagonal(X, rows, kernel, gamma, coef0, degree):
@@ -209,162 +200,86 @@ def allowance(problem, error, radius2=None, rho=None):
     return (2.0 if problem.bias == "free" else 1.0) * error
 
 
-@dataclass(frozen=True)
-class Stack:
-    """The class pairs' per-sample arrays laid one pair after the other (none empty): pair p's
-    entries start at ``starts[p]``; ``pair`` holds each entry's pair. One numpy call per quantity
-    measures every pair of a fit (a grid search certifies thousands of fits of up to hundreds of
-    pairs, where a call per pair and quantity cost more than the fits)."""
-
-    starts: np.ndarray
-    pair: np.ndarray
-
-    @classmethod
-    def of(cls, sizes):
-        sizes = np.asarray(sizes, dtype=np.intp)
-        if sizes.shape[0] == 0 or sizes.min() < 1:
-            raise ValueError(f"every class pair needs at least one sample (sizes {sizes.tolist()})")
-        return cls(np.concatenate([[0], np.cumsum(sizes)[:-1]]),
-                   np.repeat(np.arange(sizes.shape[0]), sizes))
-
-    def total(self, values):
-        return np.add.reduceat(values, self.starts)
-
-    def largest(self, values):
-        return np.maximum.reduceat(values, self.starts)
-
-    def smallest(self, values):
-        return np.minimum.reduceat(values, self.starts)
-
-    def part(self, values, pair):
-        end = self.starts[pair + 1] if pair + 1 < self.starts.shape[0] else values.shape[0]
-        return values[self.starts[pair]:end]
-
-
-def measure(problem, stack, alpha, y, bias, sums, magnitudes, C, diagonal, unit, entry_error,
+def measure(problem, alpha, y, bias, sums, magnitudes, C, diagonal, unit, entry_error,
             evaluations):
-    """The referee's :class:`Measurement` of every class pair's point (``stack``: the pairs'
-    entries one pair after the other): ``alpha`` (labels ``y`` in {-1, +1}) with ``bias`` (one per
-    pair) returned by the solver, from ``sums`` s_i = sum_j a_j y_j k(x_i, x_j) computed afresh,
-    ``magnitudes`` sum_j |a_j k(x_i, x_j)| and the kernel's ``diagonal``; ``C`` the problem's per
-    pair (inf: no box). Rounding: the solver's Q entries are stored to relative ``unit`` and every
-    kernel entry, computed by the solver and again here, is off by up to ``entry_error`` (per pair,
-    :func:`kernel_entry_error`), so each (Q a)_i is uncertain by unit * max_i sum_j |Q_ij a_j|
+    """The referee's :class:`Measurement` of the point ``alpha`` (labels ``y`` in {-1, +1}) with
+    ``bias`` returned by the solver, from ``sums`` s_i = sum_j a_j y_j k(x_i, x_j) computed afresh,
+    ``magnitudes`` sum_j |a_j k(x_i, x_j)| and the kernel's ``diagonal``; ``C`` the problem's
+    (inf: no box). Rounding: the solver's Q entries are stored to relative ``unit`` and every
+    kernel entry, computed by the solver and again here, is off by up to ``entry_error``
+    (:func:`kernel_entry_error`), so each (Q a)_i is uncertain by unit * max_i sum_j |Q_ij a_j|
     + 2 entry_error |a|_1: the :func:`allowance`."""
-    box, pair_bias = C[stack.pair], bias[stack.pair]
-    infeasible = feasibilities(problem, stack, alpha, y, bias, C)
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        if problem.q_kind == "l2svm":
-            q_alpha = y * (sums + stack.total(alpha * y)[stack.pair]) + alpha / box
-            q_diagonal = diagonal + 1.0 + 1.0 / box
-            magnitudes = magnitudes + stack.total(np.abs(alpha))[stack.pair] + np.abs(alpha) / box
-        else:
-            q_alpha = y * sums
-            q_diagonal = diagonal
-        error = unit * stack.largest(magnitudes) + 2.0 * entry_error * stack.total(np.abs(alpha))
-        quadratic = stack.total(alpha * q_alpha)
-        if problem.kkt == "relative":
-            values = relative_gaps(problem, stack, q_alpha, q_diagonal, quadratic)
-        else:
-            values = absolute_violations(problem, stack, alpha, y, sums, pair_bias, C, box,
-                                         q_alpha, quadratic)
-    measurements = []
-    for pair, (objective, violation, gap, denominator) in enumerate(zip(*values)):
-        if infeasible[pair] and not np.all(np.isfinite(stack.part(alpha, pair))):
-            measurements.append(Measurement(infeasible[pair], math.nan, math.nan, math.nan,
-                                            math.nan, evaluations[pair]))
-            continue
-        radius2 = denominator if problem.name == "meb" else None
-        measurements.append(Measurement(
-            infeasible[pair], float(objective), float(violation), float(gap),
-            allowance(problem, float(error[pair]), radius2, float(denominator)),
-            evaluations[pair]))
-    return measurements
-
-
-def relative_gaps(problem, stack, q_alpha, q_diagonal, quadratic):
-    """(objective, relative gap, Frank-Wolfe duality gap, its denominator) per pair of a simplex
-    problem: grad'a - min_i grad_i with grad = 2 Q a bounds a'Qa - min a'Qa."""
-    gap = 2.0 * (quadratic - stack.smallest(q_alpha))
-    if problem.name == "meb":
-        denominator = stack.largest(q_diagonal) - quadratic
-        violation = np.where(denominator > 0, gap / denominator, math.inf)
+    n = alpha.shape[0]
+    infeasible = feasibility(problem, alpha, y, bias, C)
+    if infeasible and not np.all(np.isfinite(alpha)):
+        return Measurement(infeasible, math.nan, math.nan, math.nan, math.nan, evaluations)
+    if problem.q_kind == "l2svm":
+        q_alpha = y * (sums + float(alpha @ y)) + alpha / C
+        q_diagonal = diagonal + 1.0 + 1.0 / C
+        magnitudes = magnitudes + float(np.abs(alpha).sum()) + np.abs(alpha) / C
     else:
-        denominator = quadratic
-        violation = np.where(quadratic > 0, 0.5 * gap / quadratic, math.inf)
-    return quadratic, violation, gap, denominator
-
-
-def absolute_violations(problem, stack, alpha, y, sums, bias, C, box, q_alpha, quadratic):
-    """(objective, KKT violation, duality gap, objective) per pair of a problem with an absolute
-    KKT test, at the returned ``bias`` (per entry); GS-SVM's stagewise expansion ("entry"): the
-    largest violation over its unused samples, and no gap (it solves no dual to optimality)."""
-    objective = 0.5 * quadratic - stack.total(alpha)
-    margin = q_alpha - 1.0 + (y * bias if problem.bias == "free" else 0.0)  # y_i f(x_i) - 1
+        q_alpha = y * sums
+        q_diagonal = diagonal
+    error = unit * (float(magnitudes.max()) if n else 0.0) \
+        + 2.0 * entry_error * float(np.abs(alpha).sum())
+    quadratic = float(alpha @ q_alpha)
+    if problem.kkt == "relative":
+        # Frank-Wolfe's duality gap of min a'Qa on the simplex: grad'a - min_i grad_i with
+        # grad = 2 Q a bounds a'Qa - min a'Qa
+        gap = 2.0 * (quadratic - float(q_alpha.min()))
+        if problem.name == "meb":
+            radius2 = float(q_diagonal.max()) - quadratic
+            violation = gap / radius2 if radius2 > 0 else math.inf
+        else:
+            radius2 = None
+            violation = 0.5 * gap / quadratic if quadratic > 0 else math.inf
+        return Measurement(infeasible, quadratic, violation, gap,
+                           allowance(problem, error, radius2, quadratic),
+                           evaluations)
+    objective = 0.5 * quadratic - alpha.sum()
+    gradient = q_alpha - 1.0
+    margin = gradient + y * (bias if problem.bias == "free" else 0.0)  # y_i f(x_i) - 1
     if problem.kkt == "entry":
-        violation = stack.largest(np.where(alpha <= 0.0, np.maximum(-margin, 0.0), 0.0))
-        return objective, violation, np.full(objective.shape[0], math.nan), objective
-    violation = stack.largest(kkt_violations(alpha, margin, box))
-    gap = duality_gaps(problem, stack, alpha, y, sums, C, quadratic, objective)
-    return objective, violation, gap, objective
+        unused = alpha <= 0.0
+        violation = float(np.maximum(-margin[unused], 0.0).max()) if unused.any() else 0.0
+        gap = math.nan  # the stagewise expansion solves no dual to optimality
+    else:
+        violation = kkt_violation(alpha, margin, C)
+        gap = duality_gap(problem, alpha, y, sums, C, quadratic, objective)
+    return Measurement(infeasible, objective, violation, gap,
+                       allowance(problem, error), evaluations)
 
 
-def kkt_violations(alpha, margin, C):
-    """Each sample's violation of y_i f(x_i) >= 1 where a_i = 0, = 1 where 0 < a_i < C, <= 1
-    where a_i = C, from ``margin`` = y_i f(x_i) - 1 (svmbench.solvers.kkt, in numpy)."""
-    return np.where(alpha <= 0.0, np.maximum(-margin, 0.0),
-                    np.where(alpha >= C, np.maximum(margin, 0.0), np.abs(margin)))
+def kkt_violation(alpha, margin, C):
+    """Largest violation of y_i f(x_i) >= 1 where a_i = 0, = 1 where 0 < a_i < C, <= 1 where
+    a_i = C, from ``margin`` = y_i f(x_i) - 1 (svmbench.solvers.kkt, in numpy)."""
+    violation = np.where(alpha <= 0.0, np.maximum(-margin, 0.0),
+                         np.where(alpha >= C, np.maximum(margin, 0.0), np.abs(margin)))
+    return float(violation.max()) if violation.shape[0] else 0.0
 
 
-def duality_gaps(problem, stack, alpha, y, sums, C, quadratic, objective):
-    """Primal minus dual at each pair's point: with w = sum a_i y_i phi(x_i), the C-SVC primal
+def duality_gap(problem, alpha, y, sums, C, quadratic, objective):
+    """Primal minus dual at the point: with w = sum a_i y_i phi(x_i), the C-SVC primal
     1/2 |w|^2 + C sum_i max(0, 1 - y_i (s_i + b)) at its best bias b (with bias; b = 0 without);
-    the hard margin's primal (C = inf) 1/2 |w|^2 / m^2 at w scaled to margin m = min_i y_i s_i
-    (inf when m <= 0). Weak duality makes it >= 0 and bounds the objective's distance to the
-    optimum."""
-    smallest = stack.smallest(y * sums)
-    hard = np.where(smallest > 0, 0.5 * quadratic / smallest ** 2 + objective, math.inf)
-    bias = best_biases(stack, y, sums) if problem.bias == "free" else np.zeros(C.shape[0])
-    slack = stack.total(np.maximum(1.0 - y * (sums + bias[stack.pair]), 0.0))
-    return np.where(np.isinf(C), hard, 0.5 * quadratic + C * slack + objective)
-
-
-def best_biases(stack, y, sums):
-    """Per pair, the b minimising sum_i max(0, 1 - y_i (s_i + b)): a convex piecewise linear
-    function whose slope at b is -#{y_i = +1, b < 1 - s_i} + #{y_i = -1, b > -1 - s_i}, so a
-    minimiser is the n_+-th smallest of the kinks (1 - s_i for y_i = +1, -1 - s_i for
-    y_i = -1); with no y_i = +1 every slack is 0 below the smallest kink."""
-    kinks = np.where(y > 0, 1.0 - sums, -1.0 - sums)
-    in_order = kinks[np.lexsort((kinks, stack.pair))]  # each pair's kinks ascending
-    positives = stack.total((y > 0).astype(np.intp))
-    return in_order[stack.starts + np.maximum(positives - 1, 0)]
+    the hard margin's primal 1/2 |w|^2 / m^2 at w scaled to margin m = min_i y_i s_i (inf when
+    m <= 0). Weak duality makes it >= 0 and bounds the objective's distance to the optimum."""
+    if math.isinf(C):
+        smallest = float((y * sums).min()) if y.shape[0] else 1.0
+        return 0.5 * quadratic / smallest ** 2 + objective if smallest > 0 else math.inf
+    bias = best_bias(y, sums) if problem.bias == "free" else 0.0
+    slack = np.maximum(1.0 - y * (sums + bias), 0.0).sum()
+    return 0.5 * quadratic + C * float(slack) + objective
 
 
 def best_bias(y, sums):
-    """:func:`best_biases` of one pair."""
-    return float(best_biases(Stack.of([y.shape[0]]), y, sums)[0])
-
-
-def feasibilities(problem, stack, alpha, y, bias, C):
-    """Per pair None for a feasible point, else what is wrong with it (:func:`feasibility`, asked
-    only for the pairs whose point comes within half a slack of a bound)."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        magnitude = stack.total(np.abs(alpha))
-        scale = np.maximum(1.0, stack.largest(np.abs(alpha)))
-        y_alpha = stack.total(alpha * y)
-        near = (stack.total(~np.isfinite(alpha)) > 0) | ~np.isfinite(bias) \
-            | (stack.smallest(alpha) < -0.5 * BOUND_SLACK * scale)
-        if problem.box:
-            near |= stack.largest(alpha) > C * (1.0 + 0.5 * BOUND_SLACK)
-        if problem.bias == "free":
-            near |= np.abs(y_alpha) > 0.5 * EQUALITY_SLACK * np.maximum(magnitude, 1.0)
-        if problem.simplex:
-            near |= np.abs(stack.total(alpha) - 1.0) > 0.5 * EQUALITY_SLACK
-        expected = y_alpha if problem.bias == "sum" else 0.0 if problem.bias == "zero" else bias
-        near |= ~(np.abs(bias - expected) <= 0.5 * BIAS_SLACK * np.maximum(1.0, np.abs(expected)))
-    return [feasibility(problem, stack.part(alpha, pair), stack.part(y, pair), float(bias[pair]),
-                        float(C[pair])) if near[pair] else None
-            for pair in range(stack.starts.shape[0])]
+    """The b minimising sum_i max(0, 1 - y_i (s_i + b)): a convex piecewise linear function whose
+    slope at b is -#{y_i = +1, b < 1 - s_i} + #{y_i = -1, b > -1 - s_i}, so a minimiser is the
+    n_+-th smallest of the kinks (1 - s_i for y_i = +1, -1 - s_i for y_i = -1)."""
+    kinks = np.where(y > 0, 1.0 - sums, -1.0 - sums)
+    positives = int((y > 0).sum())
+    if positives == 0:  # every slack is 0 below the smallest kink
+        return float(kinks.min())
+    return float(np.partition(kinks, positives - 1)[positives - 1])
 
 
 def feasibility(problem, alpha, y, bias, C):
@@ -472,22 +387,18 @@ def certify(solver, problem, points, X, kernel, gamma, coef0, degree, unit):
     training data X; raises :class:`RefutedError` naming every pair refuted, with the verdict on
     all pairs."""
     wall, cpu = time.perf_counter(), time.process_time()
-    sums = pair_sums(X, points, kernel, gamma, coef0, degree)
-    members = np.concatenate([point.members for point in points])
-    measurements = measure(
-        problem, Stack.of([point.members.shape[0] for point in points]),
-        np.concatenate([point.alpha for point in points]),
-        np.concatenate([point.labels for point in points]),
-        np.array([point.bias for point in points], dtype=float),
-        np.concatenate([pair_sums for pair_sums, _, _ in sums]),
-        np.concatenate([magnitudes for _, magnitudes, _ in sums]),
-        np.array([point.C for point in points], dtype=float),
-        kernel_diagonal(X, members, kernel, gamma, coef0, degree), unit,
-        np.array([kernel_entry_error(X, point.members, kernel, gamma, coef0, degree)
-                  for point in points]),
-        [evaluations for _, _, evaluations in sums])
-    statuses, refutations = [], []
-    for pair, (point, measured) in enumerate(zip(points, measurements)):
+    measurements, statuses, refutations = [], [], []
+    for pair, point in enumerate(points):
+        used = np.flatnonzero(point.coefficients)
+        sums, magnitudes, evaluations = kernel_sums(X, point.members, point.members[used],
+                                                    point.coefficients[used], kernel, gamma,
+                                                    coef0, degree)
+        diagonal = kernel_diagonal(X, point.members, kernel, gamma, coef0, degree)
+        measured = measure(problem, point.alpha, point.labels, point.bias, sums, magnitudes,
+                           point.C, diagonal, unit,
+                           kernel_entry_error(X, point.members, kernel, gamma, coef0, degree),
+                           evaluations)
+        measurements.append(measured)
         try:
             statuses.append(judge(solver, point.claimed_status, point.reason,
                                   point.claimed_violation, point.tolerance, measured))

@@ -26,10 +26,8 @@ from svmbench import algorithms
 from svmbench.models import plugin_estimator
 from svmbench.referee import (
     PROBLEMS,
-    Point,
     RefutedError,
     best_bias,
-    certify,
     certify_scikit_learn,
     scikit_learn_points,
 )
@@ -355,55 +353,3 @@ def test_a_plug_in_returning_nan_fails_its_cell_named_and_the_command_exits_1(tm
     assert len(records) == 3 and all(r["kkt_violation"] is None for r in records)
     assert all(r["status"].startswith("failed:refuted: nan_solver returned an infeasible point")
                for r in records)
-
-
-@pytest.mark.parametrize("problem", sorted(PROBLEMS))
-@pytest.mark.parametrize("kernel", ["rbf", "precomputed"])
-@settings(max_examples=10, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), sizes=st.lists(st.integers(2, 25), min_size=1, max_size=6),
-       log2_C=st.integers(-2, 5))
-def test_every_class_pair_of_a_fit_is_measured_as_alone_and_as_from_the_whole_kernel_matrix(
-        problem, kernel, seed, sizes, log2_C):
-    """The referee measures all class pairs of a fit at once (one numpy call per quantity over the
-    pairs laid end to end): each pair's violation and objective are those of the pair certified
-    alone and those computed from its own whole kernel matrix (numpy, independently), and an
-    infeasible pair (every third, its bias or a bound broken) is named as it is alone."""
-    rng = np.random.default_rng(seed)
-    X, _ = random_problem(seed, sum(sizes))
-    C = 2.0 ** log2_C
-    data = rbf_kernel(X, gamma=GAMMA) if kernel == "precomputed" else X
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    points = []
-    for pair, (start, size) in enumerate(zip(starts, sizes)):
-        members = rng.permutation(np.arange(start, start + size))
-        labels = np.where(np.arange(size) % 2 == 0, 1.0, -1.0)
-        alpha, bias = random_feasible_point(problem, labels, C, rng)
-        if pair % 3 == 2:
-            bias += 1.0 if PROBLEMS[problem].bias != "free" else 0.0
-            alpha[0] = -1.0 if PROBLEMS[problem].bias == "free" else alpha[0]
-        box = C if PROBLEMS[problem].box or PROBLEMS[problem].q_kind == "l2svm" else np.inf
-        points.append(Point(members, labels, alpha, alpha * labels, bias, box, 1e-3, OPTIMAL,
-                            OPTIMAL, 0.0))
-
-    def measured(chosen):
-        try:
-            return certify("liar", PROBLEMS[problem], chosen, data, kernel, GAMMA, 0.0, 3,
-                           1e-12).measurements
-        except RefutedError as error:
-            return error.verdict.measurements
-
-    together = measured(points)
-    for pair, (point, whole) in enumerate(zip(points, together)):
-        (alone,) = measured([point])
-        assert whole.infeasible == alone.infeasible
-        assert (whole.infeasible is None) == (pair % 3 != 2)
-        for name in ("objective", "violation", "gap", "allowance"):
-            assert getattr(whole, name) == pytest.approx(getattr(alone, name), rel=1e-9,
-                                                         abs=1e-12, nan_ok=True)
-        X_pair = X[point.members]
-        Q = q_matrix(problem, X_pair, point.labels, C)
-        assert whole.violation == pytest.approx(independent_violation(
-            problem, X_pair, point.labels, point.alpha,
-            point.bias if PROBLEMS[problem].bias == "free" else 0.0, C), rel=1e-7, abs=1e-9)
-        assert whole.objective == pytest.approx(dual_objective(problem, Q, point.alpha),
-                                                rel=1e-9, abs=1e-12)
