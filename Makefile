@@ -4,6 +4,9 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 SCALE  ?= quick
 STORE  ?= results/store
+# REUSE=none|commit|any: the sweeps' store.reuse (default: the config's, fingerprint)
+REUSE  ?=
+STORE_REUSE = $(if $(REUSE),store.reuse=$(REUSE))
 
 # Real datasets come from the directories of SVMBENCH_DATA_PATH (none by default), then the cache
 # SVMBENCH_DATA (default ~/.cache/svmbench), where downloads go (README "Pointing at data",

@@ -5,6 +5,6 @@
 ## with checkpoints in the records, then draw them -> results/quick/leaderboard/curves*.{md,png}
 curves: venv
 	@status=0; $(PY) -m svmbench.walltime curves --scale $(SCALE) -- \
-	  $(PY) -m svmbench.runner -m +experiment=curves scale=$(SCALE) $(LAUNCHER) \
+	  $(PY) -m svmbench.runner -m +experiment=curves scale=$(SCALE) $(STORE_REUSE) $(LAUNCHER) \
 	  || status=$$?; \
 	  $(PY) -m svmbench.render curves --scale $(SCALE) && exit $$status

@@ -18,7 +18,7 @@ RENDER_SCALE = $(if $(filter command line environment,$(origin SCALE)),$(SCALE),
 ## run the artefact's sweep at SCALE, then render its table (and figure)
 $(ARTEFACTS): venv
 	@status=0; $(PY) -m svmbench.walltime $(subst -,_,$@) --scale $(SCALE) -- \
-	  $(PY) -m svmbench.runner -m +experiment=$(subst -,_,$@) scale=$(SCALE) $(LAUNCHER) \
+	  $(PY) -m svmbench.runner -m +experiment=$(subst -,_,$@) scale=$(SCALE) $(STORE_REUSE) $(LAUNCHER) \
 	  || status=$$?; \
 	  $(PY) -m svmbench.render $(subst -,_,$@) --scale $(SCALE) && exit $$status
 

@@ -9,7 +9,9 @@ records.
   ``code_fingerprint`` matches the running code's; ``reuse="any"`` (``store.reuse=any``) reuses it
   whatever code produced it; ``reuse="none"`` (``store.reuse=none``) reuses nothing: every cell
   runs again, e.g. a clean re-run of an artefact on code of the same fingerprint (a stopped
-  re-run resumes with the default policy). A finished record a re-run replaces is moved to
+  re-run resumes with the default policy); ``reuse="commit"`` (``store.reuse=commit``) reuses only
+  records of the running commit measured from a clean tree, and refuses a dirty one: a re-run
+  of record from one clean commit that resumes where it stopped (``make record``). A finished record a re-run replaces is moved to
   ``superseded/``, never deleted (the committed stores keep no ``superseded/``: git ignores it,
   git history keeps the records; svmbench.stores). A ``failed:<reason>`` record is replaced when
   the cell is re-run.
@@ -31,9 +33,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from svmbench.provenance import git_state
 from svmbench.status import FINISHED
 
-REUSE_POLICIES = ("fingerprint", "any", "none")
+REUSE_POLICIES = ("fingerprint", "commit", "any", "none")
 RECORD_KEYS = ("config_hash", "fold", "status")
 QUARANTINE = "quarantine"
 SUPERSEDED = "superseded"
@@ -55,6 +58,18 @@ class ResultStore:
         self.directory = Path(directory)
         self.reuse = reuse
         self.lease_seconds = lease_hours * 3600.0
+        self.commit = self._clean_commit() if reuse == "commit" else None
+
+    @staticmethod
+    def _clean_commit():
+        """The running commit, for ``reuse="commit"``, which records of a dirty tree cannot
+        serve."""
+        commit, dirty = git_state()
+        if dirty is not False:
+            raise StoreError("store.reuse=commit keeps only records of one clean commit, and the "
+                             "checkout has uncommitted changes (or is no git checkout); commit or "
+                             "stash them, or choose another store.reuse")
+        return commit
 
     def path(self, config_hash, fold):
         return self.directory / config_hash / f"fold-{fold}.json"
@@ -90,8 +105,15 @@ class ResultStore:
 
     def reusable(self, record, fingerprint):
         """Whether ``record`` stands for the running code (``fingerprint``) under this policy."""
-        return (record is not None and record.get("status") in FINISHED and self.reuse != "none"
-                and (self.reuse == "any" or record.get("code_fingerprint") == fingerprint))
+        if record is None or record.get("status") not in FINISHED or self.reuse == "none":
+            return False
+        if self.reuse == "any":
+            return True
+        same_code = record.get("code_fingerprint") == fingerprint
+        if self.reuse == "commit":
+            return (same_code and record.get("git_commit") == self.commit
+                    and record.get("git_dirty") is False)
+        return same_code
 
     def has_finished(self, config_hash, fold, fingerprint):
         return self.reusable(self.read(config_hash, fold), fingerprint)

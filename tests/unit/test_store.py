@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_dir
 
-from svmbench import runner
+from svmbench import provenance, runner
+from svmbench import store as store_module
 from svmbench.conf import CONF_DIR
 from svmbench.configs import cell_config
 from svmbench.runner import run_cell
@@ -60,6 +61,39 @@ def test_reuse_none_re_runs_every_cell_and_sets_the_old_records_aside(tmp_path):
     stored = {r["fold"]: r["timestamp_utc"] for r in ResultStore(tmp_path).records()}
     assert stored == {r["fold"]: r["timestamp_utc"] for r in again}
     assert stored != {r["fold"]: r["timestamp_utc"] for r in first}
+
+
+def test_reuse_commit_keeps_only_records_of_the_running_clean_commit(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "git_state", lambda: ("c0ffee", False))
+    store = ResultStore(tmp_path, reuse="commit")
+    finished = {"status": "converged", "code_fingerprint": "f", "git_commit": "c0ffee",
+                "git_dirty": False}
+    assert store.reusable(finished, "f")
+    assert not store.reusable({**finished, "git_commit": "beef"}, "f")  # another commit
+    assert not store.reusable({**finished, "git_dirty": True}, "f")  # a dirty tree's
+    assert not store.reusable({**finished, "git_dirty": None}, "f")  # no git checkout
+    assert not store.reusable({**finished, "code_fingerprint": "g"}, "f")
+    assert not store.reusable({**finished, "status": "failed: stalled"}, "f")
+    monkeypatch.setattr(store_module, "git_state", lambda: ("c0ffee", True))
+    with pytest.raises(StoreError, match="uncommitted changes"):
+        ResultStore(tmp_path, reuse="commit")
+
+
+def test_a_record_run_resumes_with_the_commit_policy_and_re_runs_another_commits_cells(
+        tmp_path, monkeypatch):
+    def at_commit(commit):
+        for module in (store_module, provenance):
+            monkeypatch.setattr(module, "git_state", lambda: (commit, False))
+        provenance.static_provenance.cache_clear()  # it holds the commit for the process
+
+    at_commit("c0ffee")
+    first = run_cell(config(tmp_path, "store.reuse=commit"))
+    assert len(first) == 3 and {r["git_commit"] for r in first} == {"c0ffee"}
+    assert run_cell(config(tmp_path, "store.reuse=commit")) == []  # resumed: nothing to train
+    at_commit("d00d")  # same solver code, another commit: its records are not this run's
+    again = run_cell(config(tmp_path, "store.reuse=commit"))
+    assert len(again) == 3 and {r["git_commit"] for r in again} == {"d00d"}
+    provenance.static_provenance.cache_clear()
 
 
 def test_a_cell_claimed_by_a_live_process_is_not_trained_and_a_stale_claim_is_taken_over(
