@@ -154,8 +154,9 @@ def pair_sums(X, points, kernel, gamma, coef0, degree):
 
 def precomputed_sums(gram, points):
     """:func:`pair_sums` over a given kernel matrix, read, no entry computed: every pair's sums
-    in one call of svmbench.kernels.fixed_order.gathered_sums (a grid search certifies thousands of fits of up to
-    hundreds of pairs on one matrix, where a copy of each pair's rows cost more than its fit).
+    in one call of svmbench.kernels.fixed_order.gathered_sums, which reads each pair's entries
+    where they lie (a grid search certifies thousands of fits of up to hundreds of pairs on one
+    matrix, where a copy of each pair's rows cost more than its fit).
     The magnitudes are bounded by max_k |K_kk| |coefficients|_1 (|K_ij| <= sqrt(K_ii K_jj) for a
     kernel matrix): in float64 the allowance they enter is negligible."""
     used = [np.flatnonzero(point.coefficients) for point in points]
