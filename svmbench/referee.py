@@ -9,7 +9,8 @@ neither on trust. After every fit, outside the fit's timed part, the referee
    without a free bias returns the bias its problem defines;
 2. recomputes in float64, from kernel entries computed afresh (scikit-learn's pairwise kernels
    over the training points, or the given matrix for ``kernel="precomputed"``; never the solver's
-   cache, rows or gradient, and outside its kernel counts), the decision values of the returned
+   cache, rows or gradient, and outside its kernel counts) and summed in a fixed order
+   (svmbench.kernels.fixed_order: no BLAS product), the decision values of the returned
    model on its training samples, and from them the dual objective, the KKT violation at the
    returned bias (the problem's relative gap on the simplexes) and, where the problem has one, the
    duality gap, a bound on the objective's distance to the optimum in the objective's units;
@@ -34,6 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import pairwise_kernels
 
+from svmbench.kernels.fixed_order import gathered_sums, weighted_row_sums
 from svmbench.solvers.base import (
     CLOSED_FORM,
     CONVERGED,
@@ -120,40 +122,58 @@ class Measurement:
 
 def kernel_sums(X, rows, columns, weights, kernel, gamma, coef0, degree):
     """(sum_j weights_j k(x_r, x_columns[j]) and sum_j |weights_j k(x_r, x_columns[j])| for each r
-    in ``rows``, kernel entries computed): in float64, by scikit-learn's pairwise kernels (BLAS),
-    in row blocks; with ``kernel="precomputed"`` X is the kernel matrix and its entries are
-    read."""
-    sums = np.zeros((rows.shape[0], 2))
+    in ``rows``, kernel entries computed): in float64, the entries by scikit-learn's pairwise
+    kernels in row blocks, summed by svmbench.kernels.fixed_order.weighted_row_sums (a given
+    kernel matrix: :func:`precomputed_sums`)."""
+    sums, magnitudes = np.zeros(rows.shape[0]), np.zeros(rows.shape[0])
     if columns.shape[0] == 0:
-        return sums[:, 0], sums[:, 1], 0
-    if kernel == "precomputed":
-        return precomputed_sums(X, rows, columns, weights)
-    both = np.column_stack([weights, np.abs(weights)])
+        return sums, magnitudes, 0
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
     step = max(1, BLOCK_ENTRIES // columns.shape[0])
-    params = {} if kernel in ("linear", "precomputed") else \
+    params = {} if kernel == "linear" else \
         {"gamma": gamma} if kernel == "rbf" else {"gamma": gamma, "coef0": coef0, "degree": degree}
     for first in range(0, rows.shape[0], step):
         block = pairwise_kernels(X[rows[first:first + step]], X[columns], metric=kernel, **params)
-        if kernel != "rbf":
-            block = np.column_stack([block @ weights, np.abs(block) @ np.abs(weights)])
-            sums[first:first + step] = block
-        else:  # RBF values are positive
-            sums[first:first + step] = block @ both
-    return sums[:, 0], sums[:, 1], rows.shape[0] * columns.shape[0]
+        weighted_row_sums(np.ascontiguousarray(block, dtype=np.float64), weights,
+                          sums[first:first + step], magnitudes[first:first + step])
+    return sums, magnitudes, rows.shape[0] * columns.shape[0]
 
 
-def precomputed_sums(gram, rows, columns, weights):
-    """:func:`kernel_sums` over a given kernel matrix: whole rows times the weights spread over
-    every column (zeros elsewhere), contiguous reads rather than a gather of the block; no kernel
-    entry is computed. The magnitudes are bounded by max_k |K_kk| |weights|_1 (|K_ij| <=
-    sqrt(K_ii K_jj) for a kernel matrix): in float64 the allowance they enter is negligible, and a
-    grid search certifies hundreds of fits on one matrix."""
-    spread = np.zeros(gram.shape[1])
-    spread[columns] = weights
-    block = gram if rows.shape[0] == gram.shape[0] and np.array_equal(
-        rows, np.arange(gram.shape[0])) else gram[rows]
-    largest = float(np.abs(np.diagonal(gram)).max()) * float(np.abs(weights).sum())
-    return block @ spread, np.full(rows.shape[0], largest), 0
+def pair_sums(X, points, kernel, gamma, coef0, degree):
+    """:func:`kernel_sums` of every :class:`Point`'s model over its pair's samples, laid one pair
+    after the other."""
+    if kernel == "precomputed":
+        return precomputed_sums(X, points)
+    parts = [kernel_sums(X, point.members, point.members[used], point.coefficients[used], kernel,
+                         gamma, coef0, degree)
+             for point in points for used in (np.flatnonzero(point.coefficients),)]
+    return (np.concatenate([sums for sums, _, _ in parts]),
+            np.concatenate([magnitudes for _, magnitudes, _ in parts]),
+            [evaluations for _, _, evaluations in parts])
+
+
+def precomputed_sums(gram, points):
+    """:func:`pair_sums` over a given kernel matrix, read, no entry computed: every pair's sums
+    in one call of svmbench.kernels.fixed_order.gathered_sums, which reads each pair's entries
+    where they lie (a grid search certifies thousands of fits of up to hundreds of pairs on one
+    matrix, where a copy of each pair's rows cost more than its fit).
+    The magnitudes are bounded by max_k |K_kk| |coefficients|_1 (|K_ij| <= sqrt(K_ii K_jj) for a
+    kernel matrix): in float64 the allowance they enter is negligible."""
+    used = [np.flatnonzero(point.coefficients) for point in points]
+    members = np.concatenate([point.members for point in points])
+    starts = np.cumsum([0] + [point.members.shape[0] for point in points])
+    column_starts = np.cumsum([0] + [columns.shape[0] for columns in used])
+    columns = np.concatenate([point.members[columns] for point, columns in zip(points, used)])
+    weights = np.concatenate([point.coefficients[columns] for point, columns in zip(points, used)])
+    sums = np.zeros(members.shape[0])
+    gathered_sums(np.asarray(gram, dtype=np.float64), members.astype(np.intp),
+                  starts.astype(np.intp), columns.astype(np.intp),
+                  weights.astype(np.float64), column_starts.astype(np.intp), sums)
+    largest = float(np.abs(np.diagonal(gram)).max())
+    magnitudes = np.concatenate([np.full(point.members.shape[0],
+                                         largest * float(np.abs(point.coefficients).sum()))
+                                 for point in points])
+    return sums, magnitudes, [0] * len(points)
 
 
 def kernel_diagonal(X, rows, kernel, gamma, coef0, degree):
@@ -200,86 +220,162 @@ def allowance(problem, error, radius2=None, rho=None):
     return (2.0 if problem.bias == "free" else 1.0) * error
 
 
-def measure(problem, alpha, y, bias, sums, magnitudes, C, diagonal, unit, entry_error,
+@dataclass(frozen=True)
+class Stack:
+    """The class pairs' per-sample arrays laid one pair after the other (none empty): pair p's
+    entries start at ``starts[p]``; ``pair`` holds each entry's pair. One numpy call per quantity
+    measures every pair of a fit (a grid search certifies thousands of fits of up to hundreds of
+    pairs, where a call per pair and quantity cost more than the fits)."""
+
+    starts: np.ndarray
+    pair: np.ndarray
+
+    @classmethod
+    def of(cls, sizes):
+        sizes = np.asarray(sizes, dtype=np.intp)
+        if sizes.shape[0] == 0 or sizes.min() < 1:
+            raise ValueError(f"every class pair needs at least one sample (sizes {sizes.tolist()})")
+        return cls(np.concatenate([[0], np.cumsum(sizes)[:-1]]),
+                   np.repeat(np.arange(sizes.shape[0]), sizes))
+
+    def total(self, values):
+        return np.add.reduceat(values, self.starts)
+
+    def largest(self, values):
+        return np.maximum.reduceat(values, self.starts)
+
+    def smallest(self, values):
+        return np.minimum.reduceat(values, self.starts)
+
+    def part(self, values, pair):
+        end = self.starts[pair + 1] if pair + 1 < self.starts.shape[0] else values.shape[0]
+        return values[self.starts[pair]:end]
+
+
+def measure(problem, stack, alpha, y, bias, sums, magnitudes, C, diagonal, unit, entry_error,
             evaluations):
-    """The referee's :class:`Measurement` of the point ``alpha`` (labels ``y`` in {-1, +1}) with
-    ``bias`` returned by the solver, from ``sums`` s_i = sum_j a_j y_j k(x_i, x_j) computed afresh,
-    ``magnitudes`` sum_j |a_j k(x_i, x_j)| and the kernel's ``diagonal``; ``C`` the problem's
-    (inf: no box). Rounding: the solver's Q entries are stored to relative ``unit`` and every
-    kernel entry, computed by the solver and again here, is off by up to ``entry_error``
-    (:func:`kernel_entry_error`), so each (Q a)_i is uncertain by unit * max_i sum_j |Q_ij a_j|
+    """The referee's :class:`Measurement` of every class pair's point (``stack``: the pairs'
+    entries one pair after the other): ``alpha`` (labels ``y`` in {-1, +1}) with ``bias`` (one per
+    pair) returned by the solver, from ``sums`` s_i = sum_j a_j y_j k(x_i, x_j) computed afresh,
+    ``magnitudes`` sum_j |a_j k(x_i, x_j)| and the kernel's ``diagonal``; ``C`` the problem's per
+    pair (inf: no box). Rounding: the solver's Q entries are stored to relative ``unit`` and every
+    kernel entry, computed by the solver and again here, is off by up to ``entry_error`` (per pair,
+    :func:`kernel_entry_error`), so each (Q a)_i is uncertain by unit * max_i sum_j |Q_ij a_j|
     + 2 entry_error |a|_1: the :func:`allowance`."""
-    n = alpha.shape[0]
-    infeasible = feasibility(problem, alpha, y, bias, C)
-    if infeasible and not np.all(np.isfinite(alpha)):
-        return Measurement(infeasible, math.nan, math.nan, math.nan, math.nan, evaluations)
-    if problem.q_kind == "l2svm":
-        q_alpha = y * (sums + float(alpha @ y)) + alpha / C
-        q_diagonal = diagonal + 1.0 + 1.0 / C
-        magnitudes = magnitudes + float(np.abs(alpha).sum()) + np.abs(alpha) / C
-    else:
-        q_alpha = y * sums
-        q_diagonal = diagonal
-    error = unit * (float(magnitudes.max()) if n else 0.0) \
-        + 2.0 * entry_error * float(np.abs(alpha).sum())
-    quadratic = float(alpha @ q_alpha)
-    if problem.kkt == "relative":
-        # Frank-Wolfe's duality gap of min a'Qa on the simplex: grad'a - min_i grad_i with
-        # grad = 2 Q a bounds a'Qa - min a'Qa
-        gap = 2.0 * (quadratic - float(q_alpha.min()))
-        if problem.name == "meb":
-            radius2 = float(q_diagonal.max()) - quadratic
-            violation = gap / radius2 if radius2 > 0 else math.inf
+    box, pair_bias = C[stack.pair], bias[stack.pair]
+    infeasible = feasibilities(problem, stack, alpha, y, bias, C)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if problem.q_kind == "l2svm":
+            q_alpha = y * (sums + stack.total(alpha * y)[stack.pair]) + alpha / box
+            q_diagonal = diagonal + 1.0 + 1.0 / box
+            magnitudes = magnitudes + stack.total(np.abs(alpha))[stack.pair] + np.abs(alpha) / box
         else:
-            radius2 = None
-            violation = 0.5 * gap / quadratic if quadratic > 0 else math.inf
-        return Measurement(infeasible, quadratic, violation, gap,
-                           allowance(problem, error, radius2, quadratic),
-                           evaluations)
-    objective = 0.5 * quadratic - alpha.sum()
-    gradient = q_alpha - 1.0
-    margin = gradient + y * (bias if problem.bias == "free" else 0.0)  # y_i f(x_i) - 1
-    if problem.kkt == "entry":
-        unused = alpha <= 0.0
-        violation = float(np.maximum(-margin[unused], 0.0).max()) if unused.any() else 0.0
-        gap = math.nan  # the stagewise expansion solves no dual to optimality
+            q_alpha = y * sums
+            q_diagonal = diagonal
+        error = unit * stack.largest(magnitudes) + 2.0 * entry_error * stack.total(np.abs(alpha))
+        quadratic = stack.total(alpha * q_alpha)
+        if problem.kkt == "relative":
+            values = relative_gaps(problem, stack, q_alpha, q_diagonal, quadratic)
+        else:
+            values = absolute_violations(problem, stack, alpha, y, sums, pair_bias, C, box,
+                                         q_alpha, quadratic)
+    measurements = []
+    for pair, (objective, violation, gap, denominator) in enumerate(zip(*values)):
+        if infeasible[pair] and not np.all(np.isfinite(stack.part(alpha, pair))):
+            measurements.append(Measurement(infeasible[pair], math.nan, math.nan, math.nan,
+                                            math.nan, evaluations[pair]))
+            continue
+        radius2 = denominator if problem.name == "meb" else None
+        measurements.append(Measurement(
+            infeasible[pair], float(objective), float(violation), float(gap),
+            allowance(problem, float(error[pair]), radius2, float(denominator)),
+            evaluations[pair]))
+    return measurements
+
+
+def relative_gaps(problem, stack, q_alpha, q_diagonal, quadratic):
+    """(objective, relative gap, Frank-Wolfe duality gap, its denominator) per pair of a simplex
+    problem: grad'a - min_i grad_i with grad = 2 Q a bounds a'Qa - min a'Qa."""
+    gap = 2.0 * (quadratic - stack.smallest(q_alpha))
+    if problem.name == "meb":
+        denominator = stack.largest(q_diagonal) - quadratic
+        violation = np.where(denominator > 0, gap / denominator, math.inf)
     else:
-        violation = kkt_violation(alpha, margin, C)
-        gap = duality_gap(problem, alpha, y, sums, C, quadratic, objective)
-    return Measurement(infeasible, objective, violation, gap,
-                       allowance(problem, error), evaluations)
+        denominator = quadratic
+        violation = np.where(quadratic > 0, 0.5 * gap / quadratic, math.inf)
+    return quadratic, violation, gap, denominator
 
 
-def kkt_violation(alpha, margin, C):
-    """Largest violation of y_i f(x_i) >= 1 where a_i = 0, = 1 where 0 < a_i < C, <= 1 where
-    a_i = C, from ``margin`` = y_i f(x_i) - 1 (svmbench.solvers.kkt, in numpy)."""
-    violation = np.where(alpha <= 0.0, np.maximum(-margin, 0.0),
-                         np.where(alpha >= C, np.maximum(margin, 0.0), np.abs(margin)))
-    return float(violation.max()) if violation.shape[0] else 0.0
+def absolute_violations(problem, stack, alpha, y, sums, bias, C, box, q_alpha, quadratic):
+    """(objective, KKT violation, duality gap, objective) per pair of a problem with an absolute
+    KKT test, at the returned ``bias`` (per entry); GS-SVM's stagewise expansion ("entry"): the
+    largest violation over its unused samples, and no gap (it solves no dual to optimality)."""
+    objective = 0.5 * quadratic - stack.total(alpha)
+    margin = q_alpha - 1.0 + (y * bias if problem.bias == "free" else 0.0)  # y_i f(x_i) - 1
+    if problem.kkt == "entry":
+        violation = stack.largest(np.where(alpha <= 0.0, np.maximum(-margin, 0.0), 0.0))
+        return objective, violation, np.full(objective.shape[0], math.nan), objective
+    violation = stack.largest(kkt_violations(alpha, margin, box))
+    gap = duality_gaps(problem, stack, alpha, y, sums, C, quadratic, objective)
+    return objective, violation, gap, objective
 
 
-def duality_gap(problem, alpha, y, sums, C, quadratic, objective):
-    """Primal minus dual at the point: with w = sum a_i y_i phi(x_i), the C-SVC primal
+def kkt_violations(alpha, margin, C):
+    """Each sample's violation of y_i f(x_i) >= 1 where a_i = 0, = 1 where 0 < a_i < C, <= 1
+    where a_i = C, from ``margin`` = y_i f(x_i) - 1 (svmbench.solvers.kkt, in numpy)."""
+    return np.where(alpha <= 0.0, np.maximum(-margin, 0.0),
+                    np.where(alpha >= C, np.maximum(margin, 0.0), np.abs(margin)))
+
+
+def duality_gaps(problem, stack, alpha, y, sums, C, quadratic, objective):
+    """Primal minus dual at each pair's point: with w = sum a_i y_i phi(x_i), the C-SVC primal
     1/2 |w|^2 + C sum_i max(0, 1 - y_i (s_i + b)) at its best bias b (with bias; b = 0 without);
-    the hard margin's primal 1/2 |w|^2 / m^2 at w scaled to margin m = min_i y_i s_i (inf when
-    m <= 0). Weak duality makes it >= 0 and bounds the objective's distance to the optimum."""
-    if math.isinf(C):
-        smallest = float((y * sums).min()) if y.shape[0] else 1.0
-        return 0.5 * quadratic / smallest ** 2 + objective if smallest > 0 else math.inf
-    bias = best_bias(y, sums) if problem.bias == "free" else 0.0
-    slack = np.maximum(1.0 - y * (sums + bias), 0.0).sum()
-    return 0.5 * quadratic + C * float(slack) + objective
+    the hard margin's primal (C = inf) 1/2 |w|^2 / m^2 at w scaled to margin m = min_i y_i s_i
+    (inf when m <= 0). Weak duality makes it >= 0 and bounds the objective's distance to the
+    optimum."""
+    smallest = stack.smallest(y * sums)
+    hard = np.where(smallest > 0, 0.5 * quadratic / smallest ** 2 + objective, math.inf)
+    bias = best_biases(stack, y, sums) if problem.bias == "free" else np.zeros(C.shape[0])
+    slack = stack.total(np.maximum(1.0 - y * (sums + bias[stack.pair]), 0.0))
+    return np.where(np.isinf(C), hard, 0.5 * quadratic + C * slack + objective)
+
+
+def best_biases(stack, y, sums):
+    """Per pair, the b minimising sum_i max(0, 1 - y_i (s_i + b)): a convex piecewise linear
+    function whose slope at b is -#{y_i = +1, b < 1 - s_i} + #{y_i = -1, b > -1 - s_i}, so a
+    minimiser is the n_+-th smallest of the kinks (1 - s_i for y_i = +1, -1 - s_i for
+    y_i = -1); with no y_i = +1 every slack is 0 below the smallest kink."""
+    kinks = np.where(y > 0, 1.0 - sums, -1.0 - sums)
+    in_order = kinks[np.lexsort((kinks, stack.pair))]  # each pair's kinks ascending
+    positives = stack.total((y > 0).astype(np.intp))
+    return in_order[stack.starts + np.maximum(positives - 1, 0)]
 
 
 def best_bias(y, sums):
-    """The b minimising sum_i max(0, 1 - y_i (s_i + b)): a convex piecewise linear function whose
-    slope at b is -#{y_i = +1, b < 1 - s_i} + #{y_i = -1, b > -1 - s_i}, so a minimiser is the
-    n_+-th smallest of the kinks (1 - s_i for y_i = +1, -1 - s_i for y_i = -1)."""
-    kinks = np.where(y > 0, 1.0 - sums, -1.0 - sums)
-    positives = int((y > 0).sum())
-    if positives == 0:  # every slack is 0 below the smallest kink
-        return float(kinks.min())
-    return float(np.partition(kinks, positives - 1)[positives - 1])
+    """:func:`best_biases` of one pair."""
+    return float(best_biases(Stack.of([y.shape[0]]), y, sums)[0])
+
+
+def feasibilities(problem, stack, alpha, y, bias, C):
+    """Per pair None for a feasible point, else what is wrong with it (:func:`feasibility`, asked
+    only for the pairs whose point comes within half a slack of a bound)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        magnitude = stack.total(np.abs(alpha))
+        scale = np.maximum(1.0, stack.largest(np.abs(alpha)))
+        y_alpha = stack.total(alpha * y)
+        near = (stack.total(~np.isfinite(alpha)) > 0) | ~np.isfinite(bias) \
+            | (stack.smallest(alpha) < -0.5 * BOUND_SLACK * scale)
+        if problem.box:
+            near |= stack.largest(alpha) > C * (1.0 + 0.5 * BOUND_SLACK)
+        if problem.bias == "free":
+            near |= np.abs(y_alpha) > 0.5 * EQUALITY_SLACK * np.maximum(magnitude, 1.0)
+        if problem.simplex:
+            near |= np.abs(stack.total(alpha) - 1.0) > 0.5 * EQUALITY_SLACK
+        expected = y_alpha if problem.bias == "sum" else 0.0 if problem.bias == "zero" else bias
+        near |= ~(np.abs(bias - expected) <= 0.5 * BIAS_SLACK * np.maximum(1.0, np.abs(expected)))
+    return [feasibility(problem, stack.part(alpha, pair), stack.part(y, pair), float(bias[pair]),
+                        float(C[pair])) if near[pair] else None
+            for pair in range(stack.starts.shape[0])]
 
 
 def feasibility(problem, alpha, y, bias, C):
@@ -296,11 +392,12 @@ def feasibility(problem, alpha, y, bias, C):
     if problem.box and n and alpha.max() > C * (1.0 + BOUND_SLACK):
         return f"alpha exceeds the box (largest {alpha.max():.6g} > C = {C:.6g})"
     alpha_l1 = max(float(np.abs(alpha).sum()), 1.0)
-    if problem.bias == "free" and abs(float(alpha @ y)) > EQUALITY_SLACK * alpha_l1:
-        return f"y'a = {float(alpha @ y):.3g}, not 0 (the equality constraint of the dual)"
+    y_alpha = float(np.sum(alpha * y))  # numpy's summation, not BLAS: the same bits on every run
+    if problem.bias == "free" and abs(y_alpha) > EQUALITY_SLACK * alpha_l1:
+        return f"y'a = {y_alpha:.3g}, not 0 (the equality constraint of the dual)"
     if problem.simplex and abs(float(alpha.sum()) - 1.0) > EQUALITY_SLACK:
         return f"sum of alpha is {float(alpha.sum()):.12g}, not 1 (the unit simplex)"
-    expected = float(alpha @ y) if problem.bias == "sum" else 0.0 if problem.bias == "zero" \
+    expected = y_alpha if problem.bias == "sum" else 0.0 if problem.bias == "zero" \
         else bias
     if abs(bias - expected) > BIAS_SLACK * max(1.0, abs(expected)):
         rule = "sum_i a_i y_i (eq. 13)" if problem.bias == "sum" else "0 (no bias)"
@@ -387,18 +484,21 @@ def certify(solver, problem, points, X, kernel, gamma, coef0, degree, unit):
     training data X; raises :class:`RefutedError` naming every pair refuted, with the verdict on
     all pairs."""
     wall, cpu = time.perf_counter(), time.process_time()
-    measurements, statuses, refutations = [], [], []
-    for pair, point in enumerate(points):
-        used = np.flatnonzero(point.coefficients)
-        sums, magnitudes, evaluations = kernel_sums(X, point.members, point.members[used],
-                                                    point.coefficients[used], kernel, gamma,
-                                                    coef0, degree)
-        diagonal = kernel_diagonal(X, point.members, kernel, gamma, coef0, degree)
-        measured = measure(problem, point.alpha, point.labels, point.bias, sums, magnitudes,
-                           point.C, diagonal, unit,
-                           kernel_entry_error(X, point.members, kernel, gamma, coef0, degree),
-                           evaluations)
-        measurements.append(measured)
+    sums, magnitudes, evaluations = pair_sums(X, points, kernel, gamma, coef0, degree)
+    members = np.concatenate([point.members for point in points])
+    measurements = measure(
+        problem, Stack.of([point.members.shape[0] for point in points]),
+        np.concatenate([point.alpha for point in points]),
+        np.concatenate([point.labels for point in points]),
+        np.array([point.bias for point in points], dtype=float),
+        sums, magnitudes,
+        np.array([point.C for point in points], dtype=float),
+        kernel_diagonal(X, members, kernel, gamma, coef0, degree), unit,
+        np.array([kernel_entry_error(X, point.members, kernel, gamma, coef0, degree)
+                  for point in points]),
+        evaluations)
+    statuses, refutations = [], []
+    for pair, (point, measured) in enumerate(zip(points, measurements)):
         try:
             statuses.append(judge(solver, point.claimed_status, point.reason,
                                   point.claimed_violation, point.tolerance, measured))

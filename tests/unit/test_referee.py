@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import warnings
+from itertools import combinations
 
 import cvxopt
 import numpy as np
@@ -21,13 +22,17 @@ from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
 
 from svmbench import algorithms
+from svmbench.kernels.fixed_order import weighted_row_sums
 from svmbench.models import plugin_estimator
 from svmbench.referee import (
     PROBLEMS,
+    Point,
     RefutedError,
     best_bias,
+    certify,
     certify_scikit_learn,
     scikit_learn_points,
 )
@@ -353,3 +358,154 @@ def test_a_plug_in_returning_nan_fails_its_cell_named_and_the_command_exits_1(tm
     assert len(records) == 3 and all(r["kkt_violation"] is None for r in records)
     assert all(r["status"].startswith("failed:refuted: nan_solver returned an infeasible point")
                for r in records)
+
+
+@pytest.mark.parametrize("problem", sorted(PROBLEMS))
+@pytest.mark.parametrize("kernel", ["rbf", "precomputed"])
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), sizes=st.lists(st.integers(2, 25), min_size=1, max_size=6),
+       log2_C=st.integers(-2, 5))
+def test_every_class_pair_of_a_fit_is_measured_as_alone_and_as_from_the_whole_kernel_matrix(
+        problem, kernel, seed, sizes, log2_C):
+    """The referee measures all class pairs of a fit at once (one numpy call per quantity over the
+    pairs laid end to end): each pair's violation and objective are those of the pair certified
+    alone and those computed from its own whole kernel matrix (numpy, independently), and an
+    infeasible pair (every third, its bias or a bound broken) is named as it is alone."""
+    rng = np.random.default_rng(seed)
+    X, _ = random_problem(seed, sum(sizes))
+    C = 2.0 ** log2_C
+    data = rbf_kernel(X, gamma=GAMMA) if kernel == "precomputed" else X
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    points = []
+    for pair, (start, size) in enumerate(zip(starts, sizes)):
+        members = rng.permutation(np.arange(start, start + size))
+        labels = np.where(np.arange(size) % 2 == 0, 1.0, -1.0)
+        alpha, bias = random_feasible_point(problem, labels, C, rng)
+        if pair % 3 == 2:
+            bias += 1.0 if PROBLEMS[problem].bias != "free" else 0.0
+            alpha[0] = -1.0 if PROBLEMS[problem].bias == "free" else alpha[0]
+        box = C if PROBLEMS[problem].box or PROBLEMS[problem].q_kind == "l2svm" else np.inf
+        points.append(Point(members, labels, alpha, alpha * labels, bias, box, 1e-3, OPTIMAL,
+                            OPTIMAL, 0.0))
+
+    def measured(chosen):
+        try:
+            return certify("liar", PROBLEMS[problem], chosen, data, kernel, GAMMA, 0.0, 3,
+                           1e-12).measurements
+        except RefutedError as error:
+            return error.verdict.measurements
+
+    together = measured(points)
+    for pair, (point, whole) in enumerate(zip(points, together)):
+        (alone,) = measured([point])
+        assert whole.infeasible == alone.infeasible
+        assert (whole.infeasible is None) == (pair % 3 != 2)
+        for name in ("objective", "violation", "gap", "allowance"):
+            assert getattr(whole, name) == pytest.approx(getattr(alone, name), rel=1e-9,
+                                                         abs=1e-12, nan_ok=True)
+        X_pair = X[point.members]
+        Q = q_matrix(problem, X_pair, point.labels, C)
+        assert whole.violation == pytest.approx(independent_violation(
+            problem, X_pair, point.labels, point.alpha,
+            point.bias if PROBLEMS[problem].bias == "free" else 0.0, C), rel=1e-7, abs=1e-9)
+        assert whole.objective == pytest.approx(dual_objective(problem, Q, point.alpha),
+                                                rel=1e-9, abs=1e-12)
+
+
+def one_vs_one_points(classes, C, rng):
+    """Every class pair's random feasible C-SVC point over samples of ``classes`` labels (pairs
+    overlap as LIBSVM's one-vs-one pairs do), some coefficients 0, with a random bias."""
+    points = []
+    for low, high in combinations(range(classes.max() + 1), 2):
+        members = np.flatnonzero((classes == low) | (classes == high))
+        labels = np.where(classes[members] == low, 1.0, -1.0)
+        alpha, bias = random_feasible_point("csvc", labels, C, rng)
+        alpha[rng.random(alpha.shape[0]) < 0.3] = 0.0
+        positive, negative = alpha[labels > 0].sum(), alpha[labels < 0].sum()
+        if min(positive, negative) == 0.0:
+            alpha[:] = 0.0
+        else:  # y'a = 0 again, inside the box
+            alpha[labels > 0] *= min(positive, negative) / positive
+            alpha[labels < 0] *= min(positive, negative) / negative
+        points.append(Point(members, labels, alpha, alpha * labels, bias, C, 1e-3, OPTIMAL,
+                            OPTIMAL, 0.0))
+    return points
+
+
+def measured_bits(points, data, kernel):
+    """The referee's measurements of ``points`` as bytes (objective, violation, gap, allowance)."""
+    try:
+        verdict = certify("liar", PROBLEMS["csvc"], points, data, kernel, GAMMA, 0.0, 3, 1e-12)
+    except RefutedError as error:
+        verdict = error.verdict
+    return np.array([(m.objective, m.violation, m.gap, m.allowance)
+                     for m in verdict.measurements]).tobytes()
+
+
+def at_offset(array, offset):
+    """A copy of ``array`` starting ``offset`` float64s past the start of a fresh buffer."""
+    buffer = np.empty(array.size + offset)
+    copy = buffer[offset:].reshape(array.shape)
+    copy[...] = array
+    return copy
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_referees_measurements_are_the_same_bits_at_any_alignment_and_blas_thread_count(seed):
+    """A record is the same for the same config and seed: the referee's sums (one-vs-one pairs of
+    5 classes over a 700-sample kernel matrix, a grid search's size) do not depend on the
+    arrays' memory alignment or on the BLAS's thread count, where a BLAS product's last bits
+    do (OpenBLAS 0.3.31 Haswell, 1 against 2 threads: gemv and gemm of a 700 x 700 matrix
+    differ; of 600 x 600 and 1000 x 1000, not)."""
+    rng = np.random.default_rng(seed)
+    X, _ = random_problem(seed, 700, d=10)
+    classes = rng.permutation(np.arange(700) % 5)
+    points = one_vs_one_points(classes, 4.0, rng)
+    gram, weights = rbf_kernel(X, gamma=GAMMA), rng.normal(size=700)
+    seen, row_sums = set(), set()
+    for threads in (1, 2):
+        with threadpool_limits(threads):
+            for offset in (0, 1, 2, 3):
+                seen.add(measured_bits(points, at_offset(gram, offset), "precomputed"))
+                sums, magnitudes = np.zeros(700), np.zeros(700)
+                weighted_row_sums(at_offset(gram, offset), at_offset(weights, offset), sums,
+                                  magnitudes)
+                row_sums.add(sums.tobytes() + magnitudes.tobytes())
+    assert len(seen) == 1 and len(row_sums) == 1
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "precomputed"])
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_classes=st.integers(3, 6), n=st.integers(12, 90),
+       log2_C=st.integers(-2, 5))
+def test_every_one_vs_one_pair_is_measured_as_alone_and_as_an_independent_per_pair_referee(
+        kernel, seed, n_classes, n, log2_C):
+    """On fresh random multi-class problems (one-vs-one pairs, overlapping), the referee's
+    measurement of each pair among all pairs is bit for bit the pair certified alone (the sums of
+    each pair in a fixed order, whatever else is certified with it), and agrees with a per-pair
+    referee computed independently in numpy from the pair's own kernel matrix: objective to
+    1e-9 relative, KKT violation 1e-7, duality gap (its best bias by brute force over the kinks)
+    1e-9 of the primal's scale."""
+    rng = np.random.default_rng(seed)
+    X, _ = random_problem(seed, n)
+    classes = np.arange(n) % n_classes
+    C = 2.0 ** log2_C
+    points = one_vs_one_points(rng.permutation(classes), C, rng)
+    data = rbf_kernel(X, gamma=GAMMA) if kernel == "precomputed" else X
+    together = certify("liar", PROBLEMS["csvc"], points, data, kernel, GAMMA, 0.0, 3,
+                       1e-12).measurements
+    for point, whole in zip(points, together):
+        assert measured_bits([point], data, kernel) == np.array(
+            [(whole.objective, whole.violation, whole.gap, whole.allowance)]).tobytes()
+        y, alpha = point.labels, point.alpha
+        Q = q_matrix("csvc", X[point.members], y, C)
+        sums = y * (Q @ alpha)
+        objective = dual_objective("csvc", Q, alpha)
+        assert whole.objective == pytest.approx(objective, rel=1e-9, abs=1e-12)
+        assert whole.violation == pytest.approx(independent_violation(
+            "csvc", X[point.members], y, alpha, point.bias, C), rel=1e-7, abs=1e-9)
+        kinks = np.where(y > 0, 1.0 - sums, -1.0 - sums)
+        primal = min(np.maximum(1.0 - y * (sums + b), 0.0).sum() for b in kinks)
+        gap = 0.5 * alpha @ Q @ alpha + C * primal + objective
+        assert whole.gap == pytest.approx(gap, abs=1e-9 * (1.0 + C * n + abs(objective)))
