@@ -47,7 +47,8 @@ ROOT = Path(__file__).resolve().parents[2]
 GENERATED = "reference/_generated"
 log = logging.getLogger(__name__)
 
-# what an algorithm key means (a key of an external reference's YAML file: its comment, if any)
+# what an algorithm key means (the comment of a key in svmbench/conf/algorithm/*.yaml is why its
+# value there is not the estimator's)
 ALGORITHM_KEYS = {
     "_target_": "Python path of a solver of one's own (a SolverPlugin or a bare solve "
                 "function), `algorithm=target` only",
@@ -286,13 +287,14 @@ def primary_section(conf):
 def algorithm_options(conf):
     """name -> (what it is, its config, {key: why the config's default is not the estimator's}):
     every built-in solver's spec (svmbench/solvers/*.py ``SPECS``) and the algorithm files (the
-    external references, ``target``)."""
+    external references, ``target``: a key's comment is its reason)."""
     from svmbench.specs import declared_specs
 
     options = {name: (spec.summary, spec.config(), spec.harness_reasons())
                for name, spec in declared_specs().items()}
     for path in sorted((conf / "algorithm").glob("*.yaml")):
-        options[path.stem] = (header_comment(path), load_yaml(path), {})
+        notes = {key: note for key, note in yaml_notes(path).items() if note}
+        options[path.stem] = (header_comment(path), load_yaml(path), notes)
     for name, (summary, _, _) in options.items():
         if not summary:
             warn(f"algorithm {name} says not what it is (its spec's summary, or the opening "
@@ -305,16 +307,12 @@ def algorithm_section(conf):
     from svmbench.algorithms import estimator_factories
 
     options, keys = algorithm_options(conf), configured_keys()
-    notes = {}
-    for path in (conf / "algorithm").glob("*.yaml"):
-        for key, note in yaml_notes(path).items():
-            notes.setdefault(key, note or None)
     rows = []
     for key in sorted(set().union(*keys.values()), key=str.lower):
-        meaning = notes.get(key) or ALGORITHM_KEYS.get(key)
+        meaning = ALGORITHM_KEYS.get(key)
         if not meaning:
             warn(f"algorithm key {key} has no meaning (ALGORITHM_KEYS in "
-                 "docs/_ext/svmbench_reference.py, or a comment in svmbench/conf/algorithm/*.yaml)")
+                 "docs/_ext/svmbench_reference.py)")
         having = sorted(name for name, names in keys.items() if key in names)
         rows.append((code(key), meaning or "", ", ".join(having)))
     text = ["## `algorithm`\n",
