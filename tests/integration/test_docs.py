@@ -62,7 +62,8 @@ def test_the_reference_lists_what_the_code_has(site):
     from svmbench.specs import declared_specs
 
     config = (out / "reference" / "config.html").read_text()
-    text = html.unescape(re.sub(r"<[^>]+>", "", config)).replace("\u2019", "'")
+    text = html.unescape(re.sub(r"<[^>]+>", "", config))
+    text = text.replace("\u2018", "'").replace("\u2019", "'")  # smart quotes
     for name in {*(path.stem for path in (CONF_DIR / "algorithm").glob("*.yaml")),
                  *declared_specs()}:
         assert name in text, name
