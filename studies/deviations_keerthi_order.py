@@ -55,7 +55,7 @@ def main():
     parser.add_argument("--shuffles", type=int, default=2)
     parser.add_argument("--only", nargs="+", metavar="ORDER",
                         help="run only the orders whose name starts with one of these (e.g. given)")
-    parser.add_argument("--cache-mb", type=float, default=100.0)  # svmbench/conf/algorithm/smo_mod1.yaml
+    parser.add_argument("--cache-mb", type=float, default=100.0)  # smo_mod1's config
     parser.add_argument("--out")
     args = parser.parse_args()
     data = load_dataset(args.dataset)

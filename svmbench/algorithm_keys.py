@@ -7,12 +7,11 @@ before the chosen algorithm), and :func:`check_algorithm_keys` gives a cell whos
 not have a key it was given our error naming the key, the algorithm and the algorithms that have
 it. A null key is absent (svmbench.configs.cell_config): config hashes do not change.
 
-A solver's keys and defaults are those its spec declares (svmbench.solvers.plugins.SolverPlugin:
-the keys of its algorithm config and its estimator's settings, e.g. SMO's ``sample_order``); the
-committed svmbench/conf/algorithm/<name>.yaml of a built-in solver must say what its spec says
-(tests/unit/test_solver_specs.py). An external reference (svmbench.algorithms.EXTERNAL) has the keys of
-its svmbench/conf/algorithm file and its estimator's parameters; one an algorithm config's ``_target_``
-names, the parameters of its estimator.
+A solver's keys and defaults are those its spec declares (svmbench.specs.SolverPlugin: the keys
+of its algorithm config and its estimator's settings, e.g. SMO's ``sample_order``). An external
+reference (svmbench.algorithms.EXTERNAL) has the keys of its svmbench/conf/algorithm file and its
+estimator's parameters; one an algorithm config's ``_target_`` names, the parameters of its
+estimator.
 """
 
 import functools
@@ -21,13 +20,7 @@ import inspect
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
-from svmbench.algorithms import (
-    EXTERNAL,
-    PROBLEM,
-    TARGET,
-    spec_configs,
-    target_estimator,
-)
+from svmbench.algorithms import EXTERNAL, PROBLEM, TARGET, target_estimator
 from svmbench.conf import CONF_DIR
 from svmbench.solvers.plugins import specs
 
@@ -76,14 +69,10 @@ def algorithm_keys():
 
 
 def store_algorithm_keys():
-    """Put ``algorithm_keys`` (every key some algorithm has, null) in Hydra's ConfigStore, and the
-    algorithm config of every solver spec that svmbench/conf/algorithm/ has no file of (group
-    ``algorithm``: ``algorithm=<name>`` selects it)."""
+    """Put ``algorithm_keys`` (every key some algorithm has, null) in Hydra's ConfigStore (the
+    algorithm configs are there already: svmbench.configs.register)."""
     every_key = sorted(set().union(*algorithm_keys().values()))
-    store = ConfigStore.instance()
-    store.store(name="algorithm_keys", node=dict.fromkeys(every_key))
-    for name, config in spec_configs().items():
-        store.store(group="algorithm", name=name, node=config)
+    ConfigStore.instance().store(name="algorithm_keys", node=dict.fromkeys(every_key))
 
 
 def check_algorithm_keys(algorithm):

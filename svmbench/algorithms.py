@@ -3,10 +3,11 @@
 references (EXTERNAL: scikit-learn's SVC, oneDAL's, the certified optimum).
 
 Every algorithm config has a ``name`` and the estimator's own parameters (``gamma``, ``C``, ``tol``,
-``cache_mb``, ...), as the solver's spec declares them (SolverPlugin.config). To add a solver
-inside svmbench: a module of svmbench.solvers with its ``solve`` function and ``SPECS``; outside
-svmbench: an entry point, or an algorithm config whose ``_target_`` names the solver
-(svmbench.solvers.plugins).
+``cache_mb``, ...), as the solver's spec declares them (SolverPlugin.config; Hydra's
+``algorithm=<name>`` is put in place by svmbench.configs from the same declaration). To add a
+solver inside svmbench: a module of svmbench.solvers with its ``solve`` function and ``SPECS``,
+nothing else; outside svmbench: an entry point, or an algorithm config whose ``_target_`` names
+the solver (svmbench.solvers.plugins).
 """
 
 import functools
@@ -16,7 +17,6 @@ from sklearn.svm import SVC
 
 from svmbench import models
 from svmbench.capabilities import Capabilities
-from svmbench.conf import CONF_DIR
 from svmbench.optimum import OptimumSVC
 from svmbench.solvers.plugins import (
     KERNEL_SETTINGS,
@@ -50,8 +50,9 @@ def onedal_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, to
                      cache_size=cache_mb, shrinking=shrinking, max_iter=max_iter)
 
 
-# the algorithms that are no solver of ours: their estimators, configs (svmbench/conf/algorithm/<name>.yaml)
-# and capabilities
+# the algorithms that are no solver of ours: their estimators, configs
+# (svmbench/conf/algorithm/<name>.yaml, the only algorithm configs written as files) and
+# capabilities
 EXTERNAL = {"libsvm": libsvm_reference, "onedal": onedal_reference, "optimum": OptimumSVC}
 EXTERNAL_CAPABILITIES = {
     "onedal": Capabilities(module="sklearnex", install="pip install -e '.[peers]'"),
@@ -90,16 +91,9 @@ def estimator_factories():
 
 def plugin_configs():
     """name -> algorithm config (SolverPlugin.config) of every solver of another package: what
-    ``algorithm=<name>`` selects, as svmbench/conf/algorithm/<name>.yaml does for ours."""
+    ``algorithm=<name>`` selects, as a built-in spec's config does for ours
+    (svmbench.specs.declared_configs)."""
     return {name: plugin.config(name) for name, plugin in plugins().items()}
-
-
-def spec_configs():
-    """name -> algorithm config of every solver spec that svmbench/conf/algorithm/ has no file of (those
-    of other packages, and built-in ones made in one file): what ``algorithm=<name>`` selects."""
-    return {**{name: spec.config() for name, spec in builtin_specs().items()
-               if not (CONF_DIR / "algorithm" / f"{name}.yaml").exists()},
-            **plugin_configs()}
 
 
 def target_estimator(algorithm):
@@ -115,7 +109,7 @@ def target_estimator(algorithm):
 
 def with_target_defaults(algorithm):
     """An algorithm config with the defaults of the solver its ``_target_`` names filled in (the
-    config's own values win), as svmbench/conf/algorithm/<name>.yaml spells out a built-in one's."""
+    config's own values win), as a built-in spec's config spells out its own."""
     if not algorithm.get(TARGET):
         return algorithm
     return {**target_estimator(algorithm)[1]().get_params(), **algorithm}

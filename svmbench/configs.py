@@ -2,15 +2,18 @@
 ConfigStore, and the part of a composed config that names a cell.
 
 svmbench/conf/ (svmbench.conf, ``pkg://svmbench.conf``) and the artefact packages' experiment/
-folders hold the groups written as files (algorithm, protocol, scale, experiment,
-hydra/launcher); :func:`register` adds the generated ones: ``dataset=<key>`` from the data registry
-(svmbench.data.configs), ``algorithm=<name>`` for every solver of another package with the
+folders hold the groups written as files (protocol, scale, experiment, hydra/launcher, and the
+algorithms that are no solver of ours: libsvm, onedal, optimum, target); :func:`register` adds
+the generated ones: ``dataset=<key>`` from the data registry (svmbench.data.configs),
+``algorithm=<name>`` for every built-in solver from its spec's declaration
+(svmbench.specs.declared_configs) and for every solver of another package with the
 ``${plugin_solvers:}`` resolver (svmbench.solvers.plugins), and ``algorithm_keys``, every key some
 algorithm config has, null (svmbench.algorithm_keys). It loads no solver unless another package
 declares one: describing an experiment's cells (svmbench.sweep) and so rendering a table need no
 engine. The command (svmbench.runner.main) registers once before Hydra composes and then widens
 ``algorithm_keys`` to the estimators' own parameters (svmbench.algorithm_keys.store_algorithm_keys);
-rendering needs no more, as an experiment config gives a key outside svmbench/conf/algorithm with ``++``.
+rendering needs no more, as an experiment config gives a key outside the algorithm configs with
+``++``.
 """
 
 import functools
@@ -22,6 +25,7 @@ from omegaconf import OmegaConf
 from svmbench.capabilities import PLUGIN_GROUP
 from svmbench.conf import CONF_DIR
 from svmbench.data.configs import store_dataset_configs
+from svmbench.specs import declared_configs
 
 CELL_KEYS = ("experiment_name", "dataset", "algorithm", "protocol", "seed")
 
@@ -48,10 +52,18 @@ def plugin_configs():
 
 
 def configured_keys():
-    """Every key of the algorithm configs in svmbench/conf/algorithm and of the plug-ins' configs."""
+    """Every key of the algorithm configs: the files in svmbench/conf/algorithm, the built-in
+    specs' and the plug-ins'."""
     files = (OmegaConf.load(path) for path in (CONF_DIR / "algorithm").glob("*.yaml"))
-    return sorted({key for config in (*files, *plugin_configs().values()) for key in config}
-                  - {"name"})
+    configs = (*files, *declared_configs().values(), *plugin_configs().values())
+    return sorted({key for config in configs for key in config} - {"name"})
+
+
+def store_builtin_configs():
+    """``algorithm=<name>`` for every built-in solver: its spec's declaration, read without
+    importing it (svmbench.specs.declared_configs)."""
+    for name, config in declared_configs().items():
+        ConfigStore.instance().store(group="algorithm", name=name, node=config)
 
 
 def store_plugin_configs():
@@ -64,6 +76,7 @@ def store_plugin_configs():
 def register():
     """Put the generated config groups and the resolver in place, once per process."""
     store_dataset_configs()
+    store_builtin_configs()
     store_plugin_configs()
     # ${plugin_solvers:} in a config: the names of the installed solvers of other packages, then
     # those of a given list (${plugin_solvers:[mine]}: algorithm configs of one's own with a

@@ -19,8 +19,8 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 # the sources a measured number depends on, relative to the package
-FINGERPRINTED = ("kernels", "solvers", "models.py", "algorithms.py", "protocols.py", "tuning.py",
-                 "referee.py", "optimum.py", "statuses.py", "data/preprocessing.py",
+FINGERPRINTED = ("kernels", "solvers", "specs.py", "models.py", "algorithms.py", "protocols.py",
+                 "tuning.py", "referee.py", "optimum.py", "statuses.py", "data/preprocessing.py",
                  "data/validation.py")
 # the checkout's folder of sweep outputs, left out of the dirty flag
 OUTPUTS = "results"

@@ -23,14 +23,13 @@ import math
 import sys
 
 import pandas as pd
-from omegaconf import OmegaConf
 
 from svmbench.analysis.settings import differences_note, differing_settings, pair_difference
 from svmbench.analysis.sources import sources
 from svmbench.analysis.stats import paired_t_test, wilcoxon_signed_rank
 from svmbench.analysis.tables import mean_std_table, to_markdown
 from svmbench.capabilities import UNSUITABLE
-from svmbench.conf import CONF_DIR
+from svmbench.configs import configured_keys
 from svmbench.status import FINISHED, statuses
 from svmbench.store import ResultStore
 
@@ -39,10 +38,9 @@ LOWER_IS_BETTER = {"accuracy": False, "n_sv": True, "kernel_computed": True, "tr
 
 
 def setting_columns(records):
-    """Columns that are a cell's settings: algorithm keys (svmbench/conf/algorithm), protocol keys,
-    experiment and seed."""
-    keys = {key for path in (CONF_DIR / "algorithm").glob("*.yaml")
-            for key in OmegaConf.load(path) if key != "name"}
+    """Columns that are a cell's settings: algorithm keys (svmbench.configs.configured_keys),
+    protocol keys, experiment and seed."""
+    keys = set(configured_keys())
     return [c for c in records.columns
             if c in keys or c.startswith("protocol") or c in ("experiment", "seed")]
 

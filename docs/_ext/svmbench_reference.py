@@ -4,8 +4,10 @@ One module, small functions, each reading one source of truth as it exists today
 of that source changes one function here:
 
 - configuration: the YAML of every config group (``svmbench/conf/``, the papers' folders:
-  values, and each key's meaning from its trailing comment) and the ``dataset`` group from the data registry (:func:`config_page`);
-  an algorithm key without a comment takes its meaning from :data:`ALGORITHM_KEYS`;
+  values, and each key's meaning from its trailing comment), the ``algorithm`` group from the
+  built-in solvers' specs (svmbench.specs: summary, harness config, estimator defaults and why
+  they differ) and the external references' files, and the ``dataset`` group from the data
+  registry (:func:`config_page`); an algorithm key takes its meaning from :data:`ALGORITHM_KEYS`;
 - record fields: the record a real cell writes (:func:`probe_record`: scikit-learn's SVC on iris,
   one fold, through ``svmbench.runner.train_cell`` into a temporary store) and every field of the
   committed stores (``results/**/fold-*.json``), each with its meaning from
@@ -45,7 +47,8 @@ ROOT = Path(__file__).resolve().parents[2]
 GENERATED = "reference/_generated"
 log = logging.getLogger(__name__)
 
-# what an algorithm key means, where its YAML line carries no comment
+# what an algorithm key means (the comment of a key in svmbench/conf/algorithm/*.yaml is why its
+# value there is not the estimator's)
 ALGORITHM_KEYS = {
     "_target_": "Python path of a solver of one's own (a SolverPlugin or a bare solve "
                 "function), `algorithm=target` only",
@@ -61,7 +64,7 @@ ALGORITHM_KEYS = {
     "eta": "fixed learning rate of the exponentiated-gradient baseline (paper 0.005 .. 0.04)",
     "gamma": "kernel width, RBF exp(-gamma ||x - z||^2) (the papers' theta), a number or a rule "
              "by name (scale, spread, paper_default, libcvm_default)",
-    "initial_points": "MEB solvers: p, the random initial core set",
+    "initial_points": "MEB solvers: p, the random initial MEB (core set)",
     "inner_solver": "RSVM: the C-SVM solver of its bisection",
     "kernel": "rbf, poly or linear (precomputed in the grid search)",
     "max_iter": "iteration limit; -1 none (scikit-learn's convention)",
@@ -70,14 +73,18 @@ ALGORITHM_KEYS = {
     "rank": "rho-SVM: 0 exact Q rows, r > 0 a pivoted incomplete Cholesky of rank r",
     "rows": "GS-SVM: full kernel rows (gs2008's K2) or rows over the unused set (gs2005's)",
     "sample_order": "SMO: order and label each class pair's samples as given or as LIBSVM 2.83",
-    "sample_size": "MEB solvers: random points searched for the furthest point (0: all)",
-    "seed": "the solver's random draws (MEB solvers follow the cell's seed)",
+    "sample_size": "MEB solvers: the furthest point among this many random points (59: "
+                   "frank-wolfe-svm Theorem 1); 0 searches all points",
+    "seed": "the solver's random draws (MEB solvers follow the cell's seed: the repetitions, "
+            "seed=0,1,2,3,4)",
     "shrinking": "LIBSVM's shrinking heuristic on or off",
-    "shrinking_rules": "smo_wss2: LIBSVM 2.83's or 3.x's shrinking and gradient reconstruction",
-    "smo_eps": "CVM: tolerance of the reduced QP when a point enters (libCVM's SMO_EPS)",
+    "shrinking_rules": "smo_wss2: libsvm283 (LIBSVM 2.83's shrinking) or libsvm3 (LIBSVM 3.x's "
+                       "shrinking, unshrink and gradient reconstruction)",
+    "smo_eps": "CVM only: tolerance of the reduced QP when a point enters (libCVM's SMO_EPS)",
     "tol": "the solver's published stopping tolerance (a KKT violation for SMO)",
     "variant": "SMO working-set rule: platt, mod1, mod2, wss2",
-    "verify_stop": "MEB solvers: re-check a sampled stop over all points",
+    "verify_stop": "MEB solvers: true re-checks a sampled stop over all points (eq. 41 then "
+                   "holds surely)",
     "warm_start": "warm-start from the previous solution in a C path",
 }
 
@@ -88,7 +95,8 @@ RECORD_FIELDS = {
     "dataset": "data set name (the registry's key)",
     "dataset_paper_name": "the data set's name in the paper's tables",
     "dataset_scale": "features scaled to [-1, 1] on the training part",
-    "algorithm": "algorithm name (`svmbench/conf/algorithm/<name>.yaml`, a plug-in's entry point name)",
+    "algorithm": "algorithm name (`algorithm=<name>`: a solver spec's name, an external "
+                 "reference's file, a plug-in's entry point name)",
     "protocol": "protocol name (`svmbench/conf/protocol/`)",
     "protocol_k": "outer folds", "protocol_inner_k": "inner folds of the grid search",
     "protocol_grid": "the grid's log2 axes", "protocol_count": "realizations used",
@@ -276,48 +284,61 @@ def primary_section(conf):
             + table(("key", "default", "meaning"), rows))
 
 
+def algorithm_options(conf):
+    """name -> (what it is, its config, {key: why the config's default is not the estimator's}):
+    every built-in solver's spec (svmbench/solvers/*.py ``SPECS``) and the algorithm files (the
+    external references, ``target``: a key's comment is its reason)."""
+    from svmbench.specs import declared_specs
+
+    options = {name: (spec.summary, spec.config(), spec.harness_reasons())
+               for name, spec in declared_specs().items()}
+    for path in sorted((conf / "algorithm").glob("*.yaml")):
+        notes = {key: note for key, note in yaml_notes(path).items() if note}
+        options[path.stem] = (header_comment(path), load_yaml(path), notes)
+    for name, (summary, _, _) in options.items():
+        if not summary:
+            warn(f"algorithm {name} says not what it is (its spec's summary, or the opening "
+                 "comment of its svmbench/conf/algorithm file)")
+    return dict(sorted(options.items()))
+
+
 def algorithm_section(conf):
     from svmbench.algorithm_keys import algorithm_keys as configured_keys
     from svmbench.algorithms import estimator_factories
 
-    files = sorted((conf / "algorithm").glob("*.yaml"))
-    keys = configured_keys()
-    notes, defaults, described = {}, {}, {}
-    for path in files:
-        values = load_yaml(path)
-        estimator = estimator_factories().get(path.stem)
-        signature = {} if estimator is None else {
-            name: parameter.default for name, parameter in
-            inspect.signature(estimator).parameters.items()}
-        defaults[path.stem] = {key: (values.get(key, "(estimator)"), signature.get(key, ""))
-                               for key in keys.get(path.stem, ())}
-        for key, note in yaml_notes(path).items():
-            notes.setdefault(key, note or None)
-        described[path.stem] = header_comment(path)
-    every_key = sorted(set().union(*keys.values()), key=str.lower)
+    options, keys = algorithm_options(conf), configured_keys()
     rows = []
-    for key in every_key:
-        meaning = notes.get(key) or ALGORITHM_KEYS.get(key)
+    for key in sorted(set().union(*keys.values()), key=str.lower):
+        meaning = ALGORITHM_KEYS.get(key)
         if not meaning:
-            warn(f"algorithm key {key} has no meaning (a comment in svmbench/conf/algorithm/*.yaml or "
-                 "ALGORITHM_KEYS in docs/_ext/svmbench_reference.py)")
+            warn(f"algorithm key {key} has no meaning (ALGORITHM_KEYS in "
+                 "docs/_ext/svmbench_reference.py)")
         having = sorted(name for name, names in keys.items() if key in names)
         rows.append((code(key), meaning or "", ", ".join(having)))
     text = ["## `algorithm`\n",
-            ("One file per algorithm, `svmbench/conf/algorithm/<name>.yaml`; a plug-in adds its own "
-            "(entry point name). Override any key: `algorithm.<key>=<value>`.\n"),
-            table(("algorithm", "what it is"), [(code(p.stem), described[p.stem]) for p in files]),
+            ("One option per solver, made from its spec (the `SPECS` of its module, "
+             "`svmbench/solvers/<module>.py`); the algorithms that are no solver of ours are "
+             "files, `svmbench/conf/algorithm/<name>.yaml`; a plug-in adds its own (entry point "
+             "name). Override any key: `algorithm.<key>=<value>`.\n"),
+            table(("algorithm", "what it is"),
+                  [(code(name), summary) for name, (summary, _, _) in options.items()]),
             "\n### Keys\n", table(("key", "meaning", "algorithms that have it"), rows),
             "\n### Defaults per algorithm\n",
-            ("*config*: what a cell gets (the YAML); *estimator*: the default of the estimator "
-            "class (`svmbench.algorithms.estimator_factories()`, made from its spec) when used from Python, where it has one.\n")]
-    for name, settings in defaults.items():
+            ("*config*: what a cell gets (`algorithm=<name>`); *estimator*: the default of the "
+             "estimator class (`svmbench.algorithms.estimator_factories()`, made from its spec) "
+             "when used from Python, where it has one; *why they differ*: the reason the spec "
+             "gives for the harness's own default.\n")]
+    for name, (_, config, reasons) in options.items():
+        estimator = estimator_factories().get(name)
+        signature = {} if estimator is None else {
+            key: parameter.default
+            for key, parameter in inspect.signature(estimator).parameters.items()}
+        settings = sorted(keys.get(name, ()), key=str.lower)
         text.append(f"\n#### `{name}`\n\n" + table(
-            ("key", "config", "estimator"),
-            [(code(key), code(json.dumps(config)) if config != "(estimator)" else "(estimator's)",
-              code(repr(estimator)) if estimator != "" else "")
-             for key, (config, estimator) in sorted(settings.items(),
-                                                    key=lambda item: item[0].lower())]))
+            ("key", "config", "estimator", "why they differ"),
+            [(code(key), code(json.dumps(config[key])) if key in config else "(estimator's)",
+              code(repr(signature[key])) if key in signature else "", reasons.get(key, ""))
+             for key in settings]))
     return "\n".join(text)
 
 

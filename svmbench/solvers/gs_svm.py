@@ -26,7 +26,7 @@ from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, finish, register_solver, resolve_max_iter
 from svmbench.solvers.checkpoints import Checkpoints, close, note
 from svmbench.solvers.kkt import entry_violation
-from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin
+from svmbench.specs import HARNESS_GAMMA, SolverPlugin
 
 
 # Q_ii > 0 is checked by solve, so the division needs no zero check, which keeps the loop scalar
@@ -184,6 +184,7 @@ def solve(provider, y, params):
 
 SPECS = (SolverPlugin(
     solve=solve, name="gs_svm", model="GSSVC", problem="stagewise",
+    summary="GS-SVM, gs-svm-tnn2008 Algorithm 1: no bias, no C; gamma is the papers' theta.",
     params={"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "cache_mb": 100,
             "max_iter": -1, "rows": "full"},
     harness={"gamma": HARNESS_GAMMA}, unconfigured=("rows",)),)

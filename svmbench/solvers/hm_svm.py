@@ -58,8 +58,8 @@ from svmbench.solvers.base import (
 )
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
 from svmbench.solvers.kkt import kkt_violation
-from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin
 from svmbench.solvers.smo_step import dual_objective
+from svmbench.specs import HARNESS_GAMMA, SolverPlugin
 
 # a Schur pivot <= PIVOT_RTOL * Q_jj: column j is numerically dependent on the columns of S
 PIVOT_RTOL = 1e-12
@@ -501,7 +501,10 @@ def solve(provider, y, params):
 
 
 SPECS = (SolverPlugin(
-    solve=solve, name="hm_svm", model="HardMarginSVC", problem="hard_margin",
+    solve=solve, name="hm_svm", model="HardMarginSVC", problem="hard_margin", summary=(
+        "Hard-margin SVM without bias (gs-svm-tnn2008 eq. 3), solved exactly (active set) to "
+        "KKT tolerance 1e-6. max_iter -1: 10 n + 1000 active-set iterations; cache_mb is unused "
+        "(double-precision rows of S)."),
     params={"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "tol": 1e-6,
             "cache_mb": 100, "max_iter": -1},
     reads=("tol", "max_iter"), harness={"gamma": HARNESS_GAMMA},

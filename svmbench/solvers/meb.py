@@ -25,7 +25,7 @@ from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, OWN_RULE, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, note
-from svmbench.solvers.plugins import SolverPlugin
+from svmbench.specs import HarnessDefault, SolverPlugin
 
 INITIAL_POINTS = 20  # p, the random initial MEB (frank-wolfe-svm §3, libCVM)
 SMO_EPS = 1e-3  # CVM's reduced QP: 2 (max gap) <= SMO_EPS r^2 when a point enters (libCVM SMO_EPS)
@@ -335,27 +335,45 @@ def solve_mfw(provider, y, params):
     return solve_meb(provider, y, params, MFW)
 
 
-# the settings of MEBSVC, in its signature order; ``variant`` picks the solver. The harness's
-# configs keep a 200 MB cache and the cell's seed (seed=0,1,2,3,4: the repetitions)
+# the settings of MEBSVC, in its signature order; ``variant`` picks the solver. sample_size 59:
+# the furthest point among 59 random ones (Theorem 1), 0 searches all; verify_stop true re-checks
+# a sampled stop over all points (eq. 41 then holds surely); initial_points: p, the random
+# initial MEB; smo_eps (cvm only): the reduced QP's tolerance when a point enters (libCVM's
+# SMO_EPS). cache_mb 200, where the other solvers have LIBSVM's 100: the MEB configs' value since
+# they were first written (commit 20a4c165, no reason recorded), which every committed cvm / fw /
+# mfw record's config hash holds (100 changes the quick leaderboard's, studies/cell_hashes.py);
+# the estimator's default too, so that a cell and a Python fit get one value (the cache's size
+# changes K1 and time; the solver reads the same rows)
 SETTINGS = {"variant": "mfw", "C": 1.0, "kernel": "rbf", "gamma": "paper_default", "coef0": 0.0,
             "degree": 3, "eps": 1e-6, "smo_eps": 1e-3, "sample_size": 59, "verify_stop": False,
-            "initial_points": 20, "seed": 0, "cache_mb": 100, "max_iter": -1}
-HARNESS = {"cache_mb": 200, "seed": "${seed}"}
+            "initial_points": 20, "seed": 0, "cache_mb": 200, "max_iter": -1}
+# the harness's default where it differs from the estimator's (SETTINGS), with the reason
+HARNESS = {
+    "seed": HarnessDefault("${seed}", (
+        "the solver's random draws follow the cell's seed (the repetitions: seed=0,1,2,3,4); "
+        "the estimator's is a number")),
+}
+GAMMA_RULES = ("gamma: paper_default = 1/(2 sigma^2), sigma^2 = mean squared distance "
+               "(frank-wolfe-svm §5.2.1); libcvm_default = 1/sigma^2; or a number.")
 
 
-def meb_spec(solve_variant, variant, **declared):
+def meb_spec(solve_variant, variant, summary, **declared):
     """The spec of MEB algorithm ``variant`` (solver of the same name), trained by MEBSVC."""
     return SolverPlugin(
         solve=solve_variant, name=variant, model="MEBSVC", problem="meb",
         params={**SETTINGS, "variant": variant}, selects=("variant",), harness=HARNESS,
         reads=("eps", "smo_eps", "sample_size", "verify_stop", "initial_points", "seed",
-               "max_iter"), **declared)
+               "max_iter"), summary=f"{summary} {GAMMA_RULES}", **declared)
 
 
 SPECS = (
-    meb_spec(solve_cvm, "cvm", capabilities=Capabilities(
-        kernels=NORMALIZED_KERNELS,
-        kernel_reason="CVM's MEB needs k(x, x) constant (frank-wolfe-svm §2)")),
-    meb_spec(solve_fw, "fw", unconfigured=("smo_eps",)),
-    meb_spec(solve_mfw, "mfw", unconfigured=("smo_eps",)),
+    meb_spec(solve_cvm, "cvm", (
+        "Core Vector Machine (frank-wolfe-svm Algorithm 1): L2-SVM as a MEB, reduced QP by a "
+        "warm-started simplex SMO; normalized kernels only."), capabilities=Capabilities(
+            kernels=NORMALIZED_KERNELS,
+            kernel_reason="CVM's MEB needs k(x, x) constant (frank-wolfe-svm §2)")),
+    meb_spec(solve_fw, "fw", ("Frank-Wolfe (frank-wolfe-svm Algorithm 2) on the L2-SVM dual, eq. "
+                              "(12); step size eq. (29)."), unconfigured=("smo_eps",)),
+    meb_spec(solve_mfw, "mfw", ("Modified Frank-Wolfe (frank-wolfe-svm Algorithm 3): away and drop "
+                                "steps, eqs. (31)-(32)."), unconfigured=("smo_eps",)),
 )

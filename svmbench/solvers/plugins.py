@@ -1,14 +1,15 @@
-"""The solver spec (:class:`SolverPlugin`) and the registry of every solver: the built-in ones, declared
-by the modules of svmbench.solvers, and those of other packages, found through the entry point
-group ``svmbench.solvers``.
+"""The registry of every solver: the built-in ones, declared by the modules of svmbench.solvers,
+and those of other packages, found through the entry point group ``svmbench.solvers``; each is
+a solver spec (:class:`SolverPlugin`, svmbench.specs, importable from here too).
 
 A spec declares a solver once: its algorithm name, its settings with their defaults (whose types
 the config checks take from them), the dual it solves (``problem``, or its Q-matrix kind), the
 estimator that trains it (``model``), its capabilities and size limits (svmbench.capabilities).
-svmbench.models makes the estimator from it, svmbench.algorithms the harness's algorithm config
-(``algorithm=<name>``), svmbench.algorithm_keys and svmbench.runner.check_algorithm the key and
-type checks. A built-in solver is one module of svmbench.solvers that lists its specs in
-``SPECS``.
+svmbench.models makes the estimator from it, svmbench.algorithms and svmbench.configs the
+harness's algorithm config (``algorithm=<name>``), svmbench.algorithm_keys and
+svmbench.runner.check_algorithm the key and type checks. A built-in solver is one module of
+svmbench.solvers that lists its specs in ``SPECS`` (no config file: svmbench.specs reads the
+declaration for Hydra without importing the solver).
 
 A package of one's own declares (pyproject.toml)::
 
@@ -31,83 +32,12 @@ config's name, the same way as an entry point's.
 import functools
 import importlib
 import pkgutil
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from importlib.metadata import entry_points
 
 from svmbench.capabilities import PLUGIN_GROUP as GROUP
-from svmbench.capabilities import Capabilities
 from svmbench.solvers.base import MANY_SOLVERS, SOLVERS
-
-# the kernel's settings and the Q-row cache, which every estimator has; a spec's ``params`` that
-# lacks one has these defaults (scikit-learn's SVC's, LIBSVM's cache in MB)
-KERNEL_SETTINGS = {"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "cache_mb": 100.0}
-# the harness's default kernel width where a built-in estimator has scikit-learn's "scale": every
-# committed sweep of those algorithms was composed with it (a spec's ``harness`` names it)
-HARNESS_GAMMA = 0.05
-
-
-@dataclass(frozen=True)
-class SolverPlugin:
-    """A solver's spec, the one place it is declared (a built-in's in its module's ``SPECS``, a
-    plug-in's at its entry point). ``problem`` names the dual it solves (svmbench.referee.PROBLEMS:
-    "csvc" with bias, "csvc_nobias", "hard_margin", "stagewise", "rho_simplex", "meb"; None: the
-    one of ``q_kind``), against which the harness's referee checks every point it returns;
-    ``tolerance(params)`` is the violation up to which such a point counts as converged (None:
-    the setting ``tol``, else LIBSVM's 1e-3), whatever the solver says of its own point.
-
-    ``params``: its settings -> defaults, in the estimator's signature order; the types the
-    config checks accept are those of the defaults. A plug-in lists its own settings only (the
-    kernel's, KERNEL_SETTINGS, come first); ``reads``: the settings the solve function is given
-    (None: all but the kernel's and the Q-row cache).
-
-    ``name``: the algorithm name (``algorithm=<name>``); an entry point's is the entry point's.
-    ``model``: the name of the estimator class in svmbench.models that trains it (None: a
-    KernelSVC is made for it); ``selects``: the settings whose values in ``params`` pick this
-    algorithm in its model (SMOSVC's ``variant``), fixed by the algorithm and left out of its
-    config.
-
-    The harness's algorithm config is ``params`` but for ``unconfigured`` (settings the config
-    does not spell out: the estimator's default applies) and ``selects``, with the harness's own
-    default where ``harness`` names one: the second named default, e.g. gamma 0.05 (the papers'
-    theta) where the estimator, for a Python user, has scikit-learn's "scale". Every committed
-    record's config hash was taken over that config (tests/unit/test_solver_specs.py).
-
-    A size limit (``capabilities.max_train``) is a cost cap that keeps a sweep's time bounded, not
-    a property of the algorithm: its ``size_reason`` says whether it was measured (a fit at the
-    cap that finishes, a larger one that did not in 10 minutes of CPU) or set, with the largest
-    timed fit there is (docs/leaderboard.md "Size limits"); drop it from the spec to lift it."""
-
-    solve: object  # solve(qmatrix, y, params) -> SolverResult
-    params: dict = field(default_factory=dict)  # its settings -> defaults (e.g. C, tol)
-    q_kind: str = "csvc"  # svmbench.kernels.qmatrix.Q_KINDS
-    capabilities: Capabilities = field(default_factory=Capabilities)
-    problem: str | None = None
-    tolerance: object = None  # tolerance(params) -> float
-    name: str | None = None
-    model: str | None = None
-    selects: tuple = ()
-    reads: tuple | None = None
-    harness: dict = field(default_factory=dict)
-    unconfigured: tuple = ()
-    doc: str = ""  # the docstring of the estimator made for it (model None or not in models)
-
-    def settings(self):
-        """Every setting of its estimator -> the estimator's default, in signature order."""
-        kernel = {key: value for key, value in KERNEL_SETTINGS.items() if key not in self.params}
-        return {**kernel, **self.params}
-
-    def solver_settings(self):
-        """The settings the solve function is given."""
-        if self.reads is not None:
-            return self.reads
-        return tuple(key for key in self.params if key not in KERNEL_SETTINGS)
-
-    def config(self, name=None):
-        """The harness's algorithm config of it (``name``: the entry point's, else its own)."""
-        left_out = {*self.unconfigured, *self.selects}
-        return {"name": name or self.name,
-                **{key: self.harness.get(key, default) for key, default in self.settings().items()
-                   if key not in left_out}}
+from svmbench.specs import KERNEL_SETTINGS, HarnessDefault, SolverPlugin  # noqa: F401 (the API)
 
 
 class PluginError(ValueError):

@@ -22,7 +22,7 @@ from svmbench.kernels.provider import kernel_row, kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import CLOSED_FORM, MAX_ITER, OWN_RULE, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
-from svmbench.solvers.plugins import SolverPlugin
+from svmbench.specs import SolverPlugin
 
 OUTPUTS = ("last", "ensemble", "first")  # rho-SVM f_{T+1}, the ensemble (§3.2), Parzen window f_1
 NEWTON_STEPS = 200
@@ -341,16 +341,25 @@ def rho_spec(name, output, selects=("output",), unconfigured=("coef0", "degree")
         selects=selects, unconfigured=unconfigured, **declared)
 
 
+RHO = "rho-SVM by multiplicative updates with adaptive eta (multiplicative-rho-svm Algorithm 1)"
+RHO_KEYS = ("gamma \"spread\": 1 / mean squared distance to the data mean (paper §4.2). rank 0: "
+            "exact Q rows; rank r > 0: pivoted incomplete Cholesky Q ~ G G' of rank r (§3.3).")
 SPECS = (
-    rho_spec("rho_svm", "last", capabilities=Capabilities(
-        max_train=10000, size_reason=RHO_CAP.format(seconds=87))),
-    rho_spec("rho_ensemble", "ensemble", capabilities=Capabilities(
-        max_train=10000, size_reason=RHO_CAP.format(seconds=101))),
-    # the Parzen window classifier f_1, the ensemble's first member: no iterations
+    rho_spec("rho_svm", "last", summary=f"{RHO}: the last hypothesis f_(T+1). {RHO_KEYS}",
+             capabilities=Capabilities(max_train=10000, size_reason=RHO_CAP.format(seconds=87))),
+    rho_spec("rho_ensemble", "ensemble", summary=(
+        f"{RHO}: the ensemble sum_t eta_t f_t / sum_t eta_t (§3.2). {RHO_KEYS}"),
+        capabilities=Capabilities(max_train=10000, size_reason=RHO_CAP.format(seconds=101))),
     rho_spec("parzen", "first", params={"max_iter": 0}, selects=("output", "max_iter"),
-             unconfigured=("coef0", "degree", "eps", "eps_first")),
+             unconfigured=("coef0", "degree", "eps", "eps_first"), summary=(
+                 "The Parzen window classifier f_1 (alpha = 1/m), the first member of the "
+                 "rho-SVM ensemble (multiplicative-rho-svm §3.1); no iterations. gamma "
+                 "\"spread\" and rank as rho_svm.")),
     SolverPlugin(
         solve=solve_eg_fixed, name="eg_fixed", model="EGFixedSVC", problem="rho_simplex",
+        summary=("Fixed-learning-rate multiplicative updates (Cristianini et al. 1999) on the "
+                 "hard-margin dual, the baseline of multiplicative-rho-svm Fig. 1 (eta in "
+                 "0.005, 0.01, 0.02, 0.04)."),
         params={"eta": 0.01, "kernel": "rbf", "gamma": "spread", "coef0": 0.0, "degree": 3,
                 "rank": 0, "cache_mb": 100, "max_iter": 1000},
         unconfigured=("coef0", "degree")),

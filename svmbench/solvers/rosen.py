@@ -35,7 +35,6 @@ from svmbench.kernels.provider import cached_kernel_row, kernel_row
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, STALLED, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
-from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin
 from svmbench.solvers.smo_step import (
     check_two_classes,
     dual_objective,
@@ -46,6 +45,7 @@ from svmbench.solvers.smo_step import (
     outcome,
     smo_settings,
 )
+from svmbench.specs import HARNESS_GAMMA, SolverPlugin
 
 GROUP = 8  # cached Q rows added to Q d in one pass over it
 
@@ -296,7 +296,10 @@ def tolerance(settings):
 
 
 SPECS = (SolverPlugin(
-    solve=solve, name="rosen", model="RosenSVC", tolerance=tolerance, doc=(
+    solve=solve, name="rosen", model="RosenSVC", tolerance=tolerance, summary=(
+        "Rosen's gradient projection (rosen-projection-svm §3); C-SVM with bias. Same keys as "
+        "smo_mod2, so one sweep holds both (shrinking aside: Rosen's working set is the free set "
+        "by construction)."), doc=(
         "C-SVM with bias trained by Rosen's gradient projection (rosen-projection-svm §3), "
         "solver ``rosen``, over the C-SVC Q-matrix. Parameters as ``SMOSVC(variant=\"mod2\")``: "
         "``C``, ``kernel``, ``gamma``, ``coef0``, ``degree``, ``tol`` (stop at b_low <= b_up + "

@@ -20,7 +20,8 @@ import numpy as np
 
 from svmbench.kernels.provider import counts, kernel_row, swap_positions
 from svmbench.solvers.base import register_solver
-from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin, get_solver
+from svmbench.solvers.plugins import get_solver
+from svmbench.specs import HARNESS_GAMMA, SolverPlugin
 
 LOG2_C_LIMIT = 30
 LOG2_C_RESOLUTION = 2.0 ** -30
@@ -106,7 +107,9 @@ def solve(provider, y, params):
 
 
 SPECS = (SolverPlugin(
-    solve=solve, name="rsvm", model="RSVC",
+    solve=solve, name="rsvm", model="RSVC", summary=(
+        "RSVM, gs-svm-tnn2008 §VI eq. 29: soft-margin SVM whose C is bisected (on log2 C) until "
+        "||w||^2 equals GS-SVM's ||w||^2 on the same data and gamma (relative bisection_tol)."),
     params={"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "cache_mb": 100,
             "bisection_tol": 1e-3, "inner_solver": "smo_wss2", "tol": 1e-3, "shrinking": True,
             "max_iter": -1},

@@ -73,7 +73,6 @@ from svmbench.solvers.base import (
     register_solver,
 )
 from svmbench.solvers.checkpoints import Checkpoints, close, new_curve, note
-from svmbench.solvers.plugins import HARNESS_GAMMA, SolverPlugin
 from svmbench.solvers.smo_step import (
     TWO_SIGNS,
     check_two_classes,
@@ -100,6 +99,7 @@ from svmbench.solvers.wss2_parallel import (
     step_and_violators_parallel,
     violators_parallel,
 )
+from svmbench.specs import HARNESS_GAMMA, SolverPlugin
 
 # working-set rules
 WSS2, PLATT, MOD1, MOD2 = 0, 1, 2, 3
@@ -1051,16 +1051,26 @@ def smo_spec(solve_variant, variant, **declared):
 
 OTHERS_UNCONFIGURED = ("warm_start", "sample_order", "shrinking_rules")
 SPECS = (
-    smo_spec(solve_wss2, "wss2", unconfigured=("warm_start", "sample_order")),
-    smo_spec(solve_platt, "platt", unconfigured=OTHERS_UNCONFIGURED, capabilities=Capabilities(
+    smo_spec(solve_wss2, "wss2", unconfigured=("warm_start", "sample_order"), summary=(
+        "LIBSVM 2.83's solver: Fan-Chen-Lin (2005) second-order working set, shrinking, LRU "
+        "cache; C-SVM with bias. shrinking_rules libsvm3: LIBSVM 3.x shrinking, unshrink and "
+        "gradient reconstruction.")),
+    smo_spec(solve_platt, "platt", unconfigured=OTHERS_UNCONFIGURED, summary=(
+        "Platt's SMO (1998) with its heuristics; C-SVM with bias."), capabilities=Capabilities(
         max_train=24692, size_reason=(
             "cost cap, measured: w7a (24,692 samples, C 4, gamma 0.05) 116 s CPU; ijcnn1 "
             "(49,990, C 32, gamma 2) not done after 10 min CPU"))),
-    smo_spec(solve_mod1, "mod1", unconfigured=OTHERS_UNCONFIGURED),
-    smo_spec(solve_mod2, "mod2", unconfigured=OTHERS_UNCONFIGURED),
+    smo_spec(solve_mod1, "mod1", unconfigured=OTHERS_UNCONFIGURED, summary=(
+        "Keerthi et al. (2001) SMO Modification 1 (two thresholds b_up / b_low); C-SVM with "
+        "bias.")),
+    smo_spec(solve_mod2, "mod2", unconfigured=OTHERS_UNCONFIGURED, summary=(
+        "Keerthi et al. (2001) SMO Modification 2 (maximal violating pair); C-SVM with bias.")),
     # LIBSVM's solver with Joachims' xi-alpha bound on the leave-one-out error (XiAlphaSVC)
     SolverPlugin(
-        solve=solve_wss2, name="csvm_xialpha", model="XiAlphaSVC",
+        solve=solve_wss2, name="csvm_xialpha", model="XiAlphaSVC", summary=(
+            "C-SVM (LIBSVM's algorithm, smo_wss2) that also records Joachims' (2000) xi-alpha "
+            "bound on its leave-one-out error: the SVM(BEST) / SVM(LOO) baselines of "
+            "multiplicative-rho-svm Table 2."),
         params={"C": 1.0, "kernel": "rbf", "gamma": "spread", "coef0": 0.0, "degree": 3,
                 "tol": 1e-3, "shrinking": True, "cache_mb": 100, "max_iter": -1},
         reads=READS, unconfigured=("coef0", "degree"),

@@ -8,6 +8,7 @@ command that needs data, names only make targets that exist, links only to files
 its `svmbench` commands and the tutorial's compose into cells whose keys their algorithms have.
 """
 
+import html
 import re
 import shlex
 import subprocess
@@ -52,15 +53,23 @@ def test_the_site_builds_without_a_warning(site):
 
 
 def test_the_reference_lists_what_the_code_has(site):
-    """Every algorithm config, every status, every make target of `make help` and every public
-    estimator appears in the generated reference."""
+    """Every algorithm config (the solver specs' and the files'), with the reason of every harness
+    default apart from its estimator's, every status, every make target of `make help` and every
+    public estimator appears in the generated reference."""
     out, _ = site
     import svmbench
     from svmbench.solvers.base import STATUSES
+    from svmbench.specs import declared_specs
 
     config = (out / "reference" / "config.html").read_text()
-    for path in (CONF_DIR / "algorithm").glob("*.yaml"):
-        assert path.stem in config, path.stem
+    text = html.unescape(re.sub(r"<[^>]+>", "", config))
+    text = text.replace("\u2018", "'").replace("\u2019", "'")  # smart quotes
+    for name in {*(path.stem for path in (CONF_DIR / "algorithm").glob("*.yaml")),
+                 *declared_specs()}:
+        assert name in text, name
+    for name, spec in declared_specs().items():
+        for key, reason in spec.harness_reasons().items():
+            assert reason in text, (name, key)
     statuses = (out / "reference" / "statuses.html").read_text()
     assert all(status in statuses for status in STATUSES)
     help_text = subprocess.run(["make", "-s", "--no-print-directory", "help"], cwd=ROOT,

@@ -1,5 +1,11 @@
 """svmbench.sweep.cells composes once per choice of config groups and applies value overrides to a
-copy: the hashes must be those of composing every job whole (Hydra, the oracle)."""
+copy: the hashes must be those of composing every job whole (Hydra, the oracle). And every cell
+hashes as it did before the algorithm configs were made from the solver specs alone
+(cell_hashes.json, written by studies/cell_hashes.py on the commit before; that script checks all
+27 experiments at both scales, this test the ones that reach every built-in solver)."""
+
+import json
+from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
@@ -49,3 +55,17 @@ def test_a_group_choice_is_not_a_value_override():
     assert not sweep.is_value_override("~algorithm.C", groups)
     assert sweep.is_value_override("dataset.scale=true", groups)
     assert sweep.is_value_override("++algorithm.C=null", groups)
+
+
+CELL_HASHES = Path(__file__).with_name("cell_hashes.json")
+
+
+# together every built-in solver: SMO, GS-SVM, HM-SVM, RSVM, Rosen, CVM, FW, MFW, rho-SVM, its
+# ensemble, Parzen (leaderboard), xi-alpha (tsang_table2), eg_fixed (tsang_fig1)
+@pytest.mark.parametrize("experiment", ["leaderboard@quick", "tsang_table2@quick",
+                                        "tsang_fig1@quick"])
+def test_every_cell_hashes_as_it_did_when_its_algorithm_config_was_a_file(experiment):
+    artefact, scale = experiment.split("@")
+    expected = json.loads(CELL_HASHES.read_text())[experiment]
+    found = [[" ".join(cell.overrides), cell.config_hash] for cell in sweep.cells(artefact, scale)]
+    assert found == expected

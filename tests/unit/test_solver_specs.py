@@ -1,10 +1,11 @@
-"""One spec per solver (svmbench.solvers.plugins.SolverPlugin): the estimators, the harness's
-algorithm configs and the key checks are made from it, and what is committed (the public
-estimators' signatures, svmbench/conf/algorithm/*.yaml, the config hashes of the committed
-records) says what the specs say."""
+"""One spec per solver (svmbench.specs.SolverPlugin): the estimators, the harness's algorithm
+configs and the key checks are made from it, and what is committed (the public estimators'
+signatures, the config hashes of the committed records) says what the specs say. A built-in
+solver has no config file: Hydra's ``algorithm=<name>`` is its spec's declaration, read without
+importing the solver (svmbench.specs.declared_specs)."""
 
 import inspect
-import json
+from dataclasses import fields
 
 import pytest
 from hydra import compose, initialize_config_dir
@@ -14,19 +15,32 @@ import svmbench
 from svmbench import models
 from svmbench.algorithm_keys import check_algorithm_keys, configured_defaults
 from svmbench.algorithms import (
-    CONF_DIR,
     EXTERNAL,
     build_estimator,
     capabilities,
     estimator_factories,
 )
+from svmbench.conf import CONF_DIR
 from svmbench.provenance import config_hash
-from svmbench.runner import ConfigError, cell_config, check_algorithm
+from svmbench.runner import ConfigError, cell_config, check_algorithm, register_configs
 from svmbench.solvers.plugins import builtin_specs
+from svmbench.specs import (
+    HARNESS_GAMMA,
+    HarnessDefault,
+    Unloaded,
+    declared_module_specs,
+    declared_specs,
+)
+
+
+@pytest.fixture(autouse=True)
+def registered():
+    register_configs()  # what the svmbench command registers before composing
 
 # the public estimators' signatures before they were made from the specs (cache_mb's default,
 # 100.0 then, is 100 now: the value the harness configs hold, so that the JSON of a config and
-# its hash stay those of the committed records)
+# its hash stay those of the committed records; MEBSVC's is 200, the MEB configs' value, since
+# the estimator and the harness were made to agree)
 SIGNATURES = {
     "GSSVC": {"kernel": "rbf", "gamma": "scale", "coef0": 0.0, "degree": 3, "cache_mb": 100.0,
              "max_iter": -1, "rows": "full"},
@@ -48,7 +62,7 @@ SIGNATURES = {
                   0.001, "shrinking": True, "cache_mb": 100.0, "max_iter": -1},
     "MEBSVC": {"variant": "mfw", "C": 1.0, "kernel": "rbf", "gamma": "paper_default", "coef0": 0.0,
               "degree": 3, "eps": 1e-06, "smo_eps": 0.001, "sample_size": 59, "verify_stop": False,
-              "initial_points": 20, "seed": 0, "cache_mb": 100.0, "max_iter": -1},
+              "initial_points": 20, "seed": 0, "cache_mb": 200, "max_iter": -1},
 }
 
 
@@ -64,21 +78,54 @@ def test_the_public_estimators_keep_their_signatures(name):
 
 
 @pytest.mark.parametrize("name", sorted(builtin_specs()))
-def test_a_committed_algorithm_config_says_what_its_spec_says(name):
-    """svmbench/conf/algorithm/<name>.yaml, where a built-in solver has one, is its spec's config:
-    the same keys and values of the same JSON types (100 and 100.0 hash apart); without one the
-    config is made from the spec."""
-    spec = builtin_specs()[name]
-    path = CONF_DIR / "algorithm" / f"{name}.yaml"
-    if not path.exists():
-        return
-    committed = OmegaConf.to_container(OmegaConf.load(path))  # interpolations as written
-    assert json.dumps(committed, sort_keys=True) == json.dumps(spec.config(), sort_keys=True)
+def test_the_declaration_read_without_the_engine_is_the_spec_the_module_makes(name):
+    """Every field, of the same values and types (100 and 100.0 hash apart); the solve functions
+    (and Rosen's tolerance) as the names of the imported ones."""
+    declared, imported = declared_specs()[name], builtin_specs()[name]
+    for spec_field in fields(imported):
+        read, made = getattr(declared, spec_field.name), getattr(imported, spec_field.name)
+        if callable(made) and spec_field.name in ("solve", "tolerance"):
+            assert read == Unloaded(f"{made.__module__}.{made.__name__}")
+        else:
+            assert (read, type(read)) == (made, type(made)), spec_field.name
+    assert set(declared_specs()) == set(builtin_specs())
 
 
-def test_every_algorithm_config_file_is_a_spec_or_an_external_reference():
+def test_a_declaration_that_runs_the_engine_is_refused_naming_the_call(tmp_path):
+    module = tmp_path / "toy.py"
+    module.write_text(
+        "from numba import njit\n"
+        "from svmbench.specs import SolverPlugin\n"
+        "LIMIT = 10\n"
+        "def solve(provider, y, params):\n"
+        "    return njit(params)\n"
+        "def toy_spec(limit):\n"
+        "    return SolverPlugin(solve=solve, name='toy', params={'C': 1.0, 'limit': limit})\n"
+        "BROKEN = (SolverPlugin(solve=solve, name='broken', params={'n': njit(1)}),)\n"
+        "SPECS = (toy_spec(LIMIT),)\n")
+    (spec,) = declared_module_specs(module, "toy")
+    assert spec.config() == {"name": "toy", "kernel": "rbf", "gamma": "scale", "coef0": 0.0,
+                             "degree": 3, "cache_mb": 100.0, "C": 1.0, "limit": 10}
+    assert spec.solve == Unloaded("toy.solve")
+    module.write_text(module.read_text().replace("SPECS = (toy_spec(LIMIT),)", "SPECS = BROKEN"))
+    with pytest.raises(TypeError, match="toy.njit is not loaded"):
+        declared_module_specs(module, "toy")
+
+
+def test_algorithm_config_files_are_left_only_to_what_is_no_solver_of_ours():
     files = {path.stem for path in (CONF_DIR / "algorithm").glob("*.yaml")}
-    assert files - set(builtin_specs()) == {*EXTERNAL, "target"}
+    assert files == {*EXTERNAL, "target"}
+    for name in EXTERNAL:  # the external references' theta is the solvers' (a file's own copy)
+        assert configured_defaults(name)["gamma"] == HARNESS_GAMMA.value
+
+
+@pytest.mark.parametrize("name", sorted(builtin_specs()))
+def test_a_harness_default_apart_from_the_estimator_s_says_why(name):
+    spec = builtin_specs()[name]
+    for key, default in spec.harness.items():
+        assert isinstance(default, HarnessDefault) and default.reason, key
+        assert default.value != spec.settings()[key]
+    assert set(spec.harness_reasons()) == set(spec.harness)
 
 
 @pytest.mark.parametrize("name", sorted(builtin_specs()))
@@ -108,24 +155,40 @@ def test_a_setting_is_type_checked_against_its_spec_default():
         check_algorithm({"name": "eg_fixed", "eta": "fast"})
 
 
-def test_the_moved_solver_is_its_module_and_a_config_checked_against_it():
-    """Rosen's is declared in svmbench/solvers/rosen.py: no class written in svmbench.models, yet
-    every path reaches it. Its svmbench/conf/algorithm file stays, because rendering composes
-    cells without importing the solvers (tests/integration/test_layers.py: no numba), and equals the spec's
-    config
-    (test_a_committed_algorithm_config_says_what_its_spec_says)."""
-    assert (CONF_DIR / "algorithm" / "rosen.yaml").exists()
+def test_a_built_in_solver_is_its_module():
+    """Rosen's is declared in svmbench/solvers/rosen.py alone: no class written in
+    svmbench.models, no config file, yet every path reaches it (rendering composes its cells from
+    the declaration without importing it: tests/integration/test_layers.py)."""
+    assert not (CONF_DIR / "algorithm" / "rosen.yaml").exists()
     assert "RosenSVC" not in vars(models)
     assert estimator_factories()["rosen"] is models.RosenSVC is svmbench.RosenSVC
     assert configured_defaults("rosen")["gamma"] == 0.05
 
 
-@pytest.mark.parametrize("overrides, expected", [  # composed from conf/algorithm files (48b9c88)
+@pytest.mark.parametrize("overrides, expected", [  # composed from svmbench/conf/algorithm files
+    # (48b9c88, b4143de; every experiment's cells: tests/integration/test_sweep.py)
     (["dataset=iris", "algorithm=rosen"], "9a7e7c97a8b35b55"),
     (["dataset=a1a", "algorithm=rosen", "algorithm.C=4", "protocol=holdout"], "780d2af83938cefd"),
     (["dataset=iris", "algorithm=rho_svm"], "8a28c73291a8e094"),
     (["dataset=iris", "algorithm=cvm", "seed=2"], "9d519623978a0a4c"),
     (["dataset=iris", "algorithm=smo_platt"], "06ee1448a1a9f927"),
+    # every built-in on one data set (b4143de, the last commit with their files)
+    (["dataset=heart", "algorithm=csvm_xialpha", "seed=2"], "df5d2910458f2dfd"),
+    (["dataset=heart", "algorithm=cvm", "seed=2"], "32d4dd7d9bf442b9"),
+    (["dataset=heart", "algorithm=eg_fixed", "seed=2"], "7839ad45bb5fadc0"),
+    (["dataset=heart", "algorithm=fw", "seed=2"], "177ef2593156268e"),
+    (["dataset=heart", "algorithm=gs_svm", "seed=2"], "ece283e5f211d6e8"),
+    (["dataset=heart", "algorithm=hm_svm", "seed=2"], "75dcb71624cd8d80"),
+    (["dataset=heart", "algorithm=mfw", "seed=2"], "2dc146fd3ce1af3a"),
+    (["dataset=heart", "algorithm=parzen", "seed=2"], "3c6d83aa960fb192"),
+    (["dataset=heart", "algorithm=rho_ensemble", "seed=2"], "34e9a7a59ab7f59f"),
+    (["dataset=heart", "algorithm=rho_svm", "seed=2"], "8dbe89dbd5de7454"),
+    (["dataset=heart", "algorithm=rosen", "seed=2"], "8aea53d9cc088962"),
+    (["dataset=heart", "algorithm=rsvm", "seed=2"], "0b18225809103249"),
+    (["dataset=heart", "algorithm=smo_mod1", "seed=2"], "a39d6a464a3449f9"),
+    (["dataset=heart", "algorithm=smo_mod2", "seed=2"], "0b8722757942d1d8"),
+    (["dataset=heart", "algorithm=smo_platt", "seed=2"], "9b30bc182bde4db0"),
+    (["dataset=heart", "algorithm=smo_wss2", "seed=2"], "20d61cd76721bdca"),
 ])
 def test_a_config_made_from_a_spec_hashes_as_its_file_did(overrides, expected):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
