@@ -500,13 +500,15 @@ def _fill_row(provider, position, out, start, stop):
 
 
 def fill_of_kind(provider, position, out, start, stop):
-    """The row filler of the provider's class (KIND_FILLS), in compiled code only."""
+    """The row filler of the provider's class (_fill_of_kind), in compiled code only."""
     raise TypeError("fill_of_kind runs in compiled code only")
 
 
 @overload(fill_of_kind, inline="always")  # no compiled layer of its own: see DESIGN
 def _fill_of_kind(provider, position, out, start, stop):
-    fill = KIND_FILLS[provider.instance_class]
+    """fill_of_kind for numba's typing: the filler of the provider's class (see with_kind)."""
+    fill = {BinaryProvider: _fill_from_bits, DenseProvider: _fill_from_columns,
+            SparseProvider: _fill_from_points}[provider.instance_class]
 
     def fill_kind(provider, position, out, start, stop):
         fill(provider, position, out, start, stop)
@@ -566,10 +568,6 @@ def _fill_from_points(provider, position, out, start, stop):
         _fill_range(points, provider.spec, signs, sqnorm, shift, provider.perm, x, provider.dots,
                     provider.work, position, out, start, stop, by_columns)
     release_point(points, i, provider.buffer)
-
-
-KIND_FILLS = {BinaryProvider: _fill_from_bits, DenseProvider: _fill_from_columns,
-              SparseProvider: _fill_from_points}
 
 
 @njit(cache=True, inline="always")

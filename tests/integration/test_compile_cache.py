@@ -202,8 +202,11 @@ def test_every_compiled_function_lives_in_the_hashed_sources_and_is_cached_by_co
 
 
 def jit_decorator(node):
+    """A decorator that makes compiled code (an overload's body hands compiled code the
+    implementation numba types, and never calls it from Python)."""
     call = node.func if isinstance(node, ast.Call) else node
-    return getattr(call, "id", getattr(call, "attr", None)) in ("njit", "jit", "jit_callee")
+    return getattr(call, "id", getattr(call, "attr", None)) in ("njit", "jit", "jit_callee",
+                                                                "overload")
 
 
 def python_uses_and_callees(path):
