@@ -216,6 +216,15 @@ def _cut(cache, p, length):
     cache.length[p] = length
 
 
+@njit(cache=True, inline="always")
+def _move(pool, source, target, size):
+    """pool[target:target + size] = pool[source:source + size] for target <= source or
+    disjoint stretches, written as a loop: numba's slice assignment compiles a shape check whose
+    error message (string formatting) cost ~5 s CPU of a cold fit's compile."""
+    for k in range(size):
+        pool[target + k] = pool[source + k]
+
+
 @jit_callee
 def _compact(cache):
     """Slide the rows down over the garbage, all but the last requested one, which stays put;
@@ -232,7 +241,7 @@ def _compact(cache):
             top = start + size
             continue
         if start != top:
-            cache.pool[top:top + size] = cache.pool[start:start + size]
+            _move(cache.pool, start, top, size)
             cache.offset[p] = top
         top += size
     cache.state[TOP] = top
@@ -332,7 +341,7 @@ def get_data(cache, p, length):
             _cut(cache, cache.lru_next[head], 0)
         start = _allocate(cache, length)
         old = cache.offset[p]  # read after the allocation: a compaction may have moved it
-        cache.pool[start:start + cached] = cache.pool[old:old + cached]
+        _move(cache.pool, old, start, cached)
         cache.offset[p] = start
         cache.length[p] = length
         cache.state[FREE] -= length - cached
@@ -422,7 +431,9 @@ def _apply_pending(cache):
     """The pending swaps as a batch (see the module note)."""
     count = cache.state[PENDING]
     swaps = cache.pending[:count]
-    first, last = swaps[:, 0].min(), swaps[:, 1].max()
+    first, last = swaps[0, 0], swaps[0, 1]  # loops, here and below: numpy's reductions and
+    for k in range(1, count):  # slice assignment cost ~6 s CPU of a cold fit's compile
+        first, last = min(first, swaps[k, 0]), max(last, swaps[k, 1])
     source = np.arange(first, last + 1)  # row[q] takes old row[source[q - first]]
     for k in range(count):
         lower, higher = swaps[k, 0] - first, swaps[k, 1] - first
@@ -433,8 +444,8 @@ def _apply_pending(cache):
         _catch_up_all(cache)
     batch, start = cache.state[BATCHES], cache.state[LOGGED]
     stop = start + targets.shape[0]
-    cache.log[start:stop, 0] = targets + first
-    cache.log[start:stop, 1] = source[targets]
+    for k in range(targets.shape[0]):
+        cache.log[start + k, 0], cache.log[start + k, 1] = targets[k] + first, source[targets[k]]
     cache.batches[batch, 0], cache.batches[batch, 1], cache.batches[batch, 2] = start, stop, last
     cache.state[BATCHES], cache.state[LOGGED] = batch + 1, stop
     head = cache.lru_next.shape[0] - 1

@@ -24,9 +24,10 @@ that a process uses again is compiled anew). The first compilation in a process 
 about how long it takes; ``naming`` says what (the runner names the algorithm it warms up).
 
 What a fit compiles (docs/DESIGN.md, "Where the loop lives"): a function called from compiled
-code only is decorated ``jit_callee`` (no entry point for Python), and a variant chosen by a
-compile-time constant (a closure's variable: smo.make_solver_loop, meb.make_run) compiles its own
-branches only.
+code only is decorated ``jit_callee`` (no entry point for Python), a variant chosen by a
+compile-time constant (a closure's variable: smo.make_solver_loop's rule and parallel passes,
+meb.make_run) compiles its own branches only, and a provider's class (provider.with_kind) its own
+kind of points' row filler only.
 """
 
 import contextlib
@@ -53,9 +54,11 @@ DEFAULT_ROOT = "~/.cache/svmbench/numba"
 # key directories kept under the root (one per version of the sources in use, e.g. several
 # checkouts and edits: prune), a few tens of MB each
 KEPT_KEYS = 12
-# what the notice says a first compilation costs: the bench's cold starts (studies/bench.py,
-# the matrix file's header) on 2 cores: smo_wss2 138 s wall, quiet, at the merge of 2026-11-27
-TYPICAL_COMPILE = "about 2-3 min on 2 cores for the first solver, less for the next"
+# what the notice says a first compilation costs: smo_wss2's cold first fit
+# (studies/_cold_start.py) took 82 s CPU on branch coldstart (main b4143de: 167 s CPU, 138 s wall
+# quiet), 430 s wall at load average 13-16 on the shared 2 cores (docs/explanation/performance.md)
+TYPICAL_COMPILE = ("about 80 s of CPU time for the first solver (longer on a busy machine), less "
+                   "for the next")
 log = logging.getLogger("svmbench")
 # the decorator of a compiled function called from compiled code only: numba builds no entry
 # point for calls from Python (unboxing the provider's ~40 arrays made that entry half the cost

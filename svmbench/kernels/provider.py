@@ -27,6 +27,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 from numba import njit, prange
+from numba.extending import overload
 
 from svmbench.kernels.cache import (
     BATCHES,
@@ -114,6 +115,39 @@ KernelProvider = namedtuple(
 )
 
 
+# A provider's class names how its rows are filled (_fill_row), a type that compiled code sees:
+# a solver compiled for one kind of points compiles that kind's row filler only (the other two,
+# with their parallel regions, cost ~14 s CPU of a cold smo_wss2 fit's compile and more again in
+# every compiled caller that links them). with_kind gives a provider its class.
+class BinaryProvider(KernelProvider):
+    """Points kept as bits (math.binary_bits): rows filled from the bits (_fill_from_bits)."""
+
+    __slots__ = ()
+
+
+class DenseProvider(KernelProvider):
+    """Dense points (and precomputed matrices): rows from the columns by position
+    (_fill_from_columns)."""
+
+    __slots__ = ()
+
+
+class SparseProvider(KernelProvider):
+    """Sparse points: rows by points or by columns (_fill_from_points)."""
+
+    __slots__ = ()
+
+
+def with_kind(provider):
+    """``provider`` as the class of its points (BinaryProvider when it keeps bits, else
+    DenseProvider or SparseProvider): the class decides which row filler compiled code runs."""
+    if provider.position_bits.shape[0] > 0:
+        kind = BinaryProvider
+    else:
+        kind = SparseProvider if is_sparse(provider.points) else DenseProvider
+    return kind(*provider)
+
+
 def _fold_arrays(n, signs, shift, ridge):
     signs = np.ones(n) if signs is None else np.ascontiguousarray(signs, dtype=np.float64)
     if signs.shape != (n,):
@@ -148,7 +182,7 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
     signs, fold = _fold_arrays(n, signs, shift, ridge)
     bits = binary_bits(X)
     binary = bits.shape[0] > 0
-    provider = KernelProvider(
+    provider = with_kind(KernelProvider(
         points=points,
         spec=spec,
         signs=signs,
@@ -169,7 +203,7 @@ def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.
         position_signs=signs.copy(),
         kernel_by_distance=_rbf_by_distance(spec[1], 2 * int(points[4].max(initial=0.0)) + 1)
         if binary and spec[0] == RBF else np.zeros(0),
-    )
+    ))
     fill_diagonal(provider)
     return provider
 
@@ -190,7 +224,7 @@ def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
     diag = np.empty(n, dtype=np.float64)
     signs, fold = _fold_arrays(n, signs, shift, ridge)
     fold_block(np.ascontiguousarray(block, dtype=np.float64), signs, fold, matrix, diag)
-    return KernelProvider(
+    return with_kind(KernelProvider(
         points=make_points(np.zeros((n, 1))),  # never read: no row is ever computed
         spec=make_kernel_spec("linear", 1.0, 0.0, 1),
         signs=signs,
@@ -208,7 +242,7 @@ def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
         position_sqnorm=np.zeros(n),
         position_signs=signs.copy(),
         kernel_by_distance=np.zeros(0),
-    )
+    ))
 
 
 @jit_callee
@@ -458,15 +492,28 @@ def _walk_columns(points, i, count):
 @jit_callee
 def _fill_row(provider, position, out, start, stop):
     """Compute Q at (position, p) for p in [start, stop) into out: binary points from their bits
-    (one thread), dense ones from their columns by position, sparse ones from the points."""
-    if provider.position_bits.shape[0] > 0:
-        _fill_from_bits(provider, position, out, start, stop)
-    elif not is_sparse(provider.points):
-        _fill_from_columns(provider, position, out, start, stop)
-    else:
-        _fill_from_points(provider, position, out, start, stop)
+    (one thread), dense ones from their columns by position, sparse ones from the points: the
+    provider's class (with_kind) picks which, when this is compiled (fill_of_kind)."""
+    fill_of_kind(provider, position, out, start, stop)
     if start <= position < stop:
         out[position] += provider.fold[RIDGE]
+
+
+def fill_of_kind(provider, position, out, start, stop):
+    """The row filler of the provider's class (_fill_of_kind), in compiled code only."""
+    raise TypeError("fill_of_kind runs in compiled code only")
+
+
+@overload(fill_of_kind, inline="always")  # no compiled layer of its own: see DESIGN
+def _fill_of_kind(provider, position, out, start, stop):
+    """fill_of_kind for numba's typing: the filler of the provider's class (see with_kind)."""
+    fill = {BinaryProvider: _fill_from_bits, DenseProvider: _fill_from_columns,
+            SparseProvider: _fill_from_points}[provider.instance_class]
+
+    def fill_kind(provider, position, out, start, stop):
+        fill(provider, position, out, start, stop)
+
+    return fill_kind
 
 
 @jit_callee

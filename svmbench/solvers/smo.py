@@ -177,7 +177,7 @@ def gradient_from_support_vectors(provider, s, p):
     n_sv = s.ints[SV_END]
     total = 0.0
     if n_sv > 0:
-        row = kernel_row(provider, p, n_sv)
+        row = requested_row(provider, p, n_sv)
         for t in range(n_sv):
             total += s.alpha[t] * row[t]
     return total - 1.0
@@ -206,7 +206,7 @@ def reconstruct_gradient(provider, s):
         for t in range(active_size, n):
             row = cached_kernel_row(cache, settings, counters, t, active_size)
             if row.shape[0] == 0:
-                row = kernel_row(provider, t, active_size)
+                row = requested_row(provider, t, active_size)
             for p in range(active_size):
                 if is_free(alpha[p], C):
                     gradient[t] += alpha[p] * row[p]
@@ -215,7 +215,7 @@ def reconstruct_gradient(provider, s):
             if is_free(alpha[p], C):
                 row = cached_kernel_row(cache, settings, counters, p, n)
                 if row.shape[0] == 0:
-                    row = kernel_row(provider, p, n)
+                    row = requested_row(provider, p, n)
                 if n - active_size >= s.ints[PARALLEL_FROM]:  # the same sums, in blocks
                     add_scaled_parallel(gradient[active_size:], row[active_size:n], alpha[p])
                 else:
@@ -246,11 +246,13 @@ def bound_gradients(provider, s):
 # (take_step, be_shrunk, shrink_swap), and a cached row is looked up without binding the
 # provider (cached_kernel_row takes its cache, settings and counters): 5.3-5.6 ms a fit, LIBSVM
 # 8.7-9.9 in the same runs.
-def make_solver_loop(rule):
+def make_solver_loop(rule, parallel=False):
     """The Solver's loop for working-set rule ``rule``, a constant of the compiled code: numba
     prunes the other rules' branches before it types them, so that a fit compiles its own rule
     only (a wss2 fit none of Platt's and Keerthi's code, theirs none of LIBSVM's shrinking and
-    parallel passes). One source, one compiled loop per rule (SOLVER_LOOPS)."""
+    parallel passes). ``parallel`` (wss2 only), also a constant: the loop may run its passes in
+    parallel regions; without it the parallel passes are not compiled (solver_loop_for picks the
+    loop a fit can use). One source, one compiled loop per rule and wss2's two (SOLVER_LOOPS)."""
     wss2 = rule == WSS2
 
     @njit(cache=True)
@@ -261,14 +263,14 @@ def make_solver_loop(rule):
         first pass in one (step_and_select)."""
         np.random.seed(seed)  # Platt's random starts
         n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
-        s.ints[PARALLEL_FROM] = parallel_from if wss2 else n + 1
+        s.ints[PARALLEL_FROM] = parallel_from if parallel else n + 1
 
         # closures over the loop's own arguments: numba inlines them without binding new names
         def row(position, length):
             """kernel_row, with the cached case inlined (see above)."""
             cached = cached_kernel_row(provider.cache, provider.settings,
                                        provider.counters, position, length)
-            return cached if cached.shape[0] > 0 else kernel_row(provider, position, length)
+            return cached if cached.shape[0] > 0 else requested_row(provider, position, length)
 
         def stored(entry):
             """A Q entry as the cache stores the rows that keep G (float32 like LIBSVM's Qfloat;
@@ -280,7 +282,7 @@ def make_solver_loop(rule):
         def wss2_pair():
             """Fan et al. 2005, WSS 2 over the active set: (i, j, gap, row of i), j = -1 when there is
             no pair; gap = m(a) - M(a)."""
-            if s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:
+            if parallel and s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:
                 return wss2_pair_parallel(provider, s)
             i, gmax = wss2_first(s)
             if i < 0:
@@ -288,6 +290,20 @@ def make_solver_loop(rule):
             row_i = row(i, s.ints[ACTIVE])
             j, gap = wss2_second(s, provider.diag, row_i, i, gmax)
             return i, j, gap, row_i
+
+        def update_gradient_bar(t, old):
+            """Keep G_bar_k = sum over alpha_p = C of C Q_kp as t enters or leaves the upper
+            bound (in parallel blocks from PARALLEL_FROM samples: the same sums)."""
+            C = s.reals[C_]
+            before = provider.counters[REQUESTED]
+            row_t = requested_row(provider, t, n)
+            step = -C if old >= C else C
+            if parallel and n >= s.ints[PARALLEL_FROM]:
+                add_scaled_parallel(s.gradient_bar, row_t, step)
+            else:
+                for k in range(n):
+                    s.gradient_bar[k] += step * row_t[k]
+            s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
 
         iterations = 0
         converged = False
@@ -325,7 +341,7 @@ def make_solver_loop(rule):
                 row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
                 row_j = row(j, s.ints[ACTIVE])
             take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
-            if wss2 and s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step left the prefix
+            if parallel and s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step left the prefix
                 step_and_select(s, row_i, row_j, new_i - old_i, new_j - old_j)
             iterations += 1
             if rule == PLATT:
@@ -335,9 +351,9 @@ def make_solver_loop(rule):
                 keerthi_blocks(provider, s, i, j)
                 continue
             if leaves_or_enters_upper_bound(s, i, old_i):
-                update_gradient_bar(provider, s, i, old_i)
+                update_gradient_bar(i, old_i)
             if leaves_or_enters_upper_bound(s, j, old_j):
-                update_gradient_bar(provider, s, j, old_j)
+                update_gradient_bar(j, old_j)
         if wss2:  # G valid everywhere before the bias, objective and KKT check
             reconstruct_gradient(provider, s)
         elif rule != PLATT and not converged:  # a full pass that changed nothing left it so
@@ -349,8 +365,15 @@ def make_solver_loop(rule):
     return solver_loop
 
 
-SOLVER_LOOPS = {rule: make_solver_loop(rule) for rule in VARIANTS.values()}
-wss2_loop = SOLVER_LOOPS[WSS2]
+SOLVER_LOOPS = {(rule, False): make_solver_loop(rule) for rule in VARIANTS.values()}
+SOLVER_LOOPS[WSS2, True] = wss2_loop = make_solver_loop(WSS2, parallel=True)
+
+
+def solver_loop_for(rule, n, parallel_from):
+    """The compiled loop a fit of rule ``rule`` over ``n`` samples runs: wss2's parallel one
+    when its passes can be parallel (``parallel_from``, wss2_parallel_from, at most n), else the
+    serial one, which compiles none of the parallel passes (the same path: bit for bit)."""
+    return SOLVER_LOOPS[rule, rule == WSS2 and parallel_from <= n]
 
 
 @njit(cache=True, inline="always")
@@ -393,7 +416,7 @@ def wss2_pair_parallel(provider, s):
         return i, -1, -np.inf, provider.cache.pool[:0]
     row_i = cached_kernel_row(provider.cache, provider.settings, provider.counters, i, active)
     if row_i.shape[0] == 0:
-        row_i = kernel_row(provider, i, active)
+        row_i = requested_row(provider, i, active)
     gains_parallel(s.y, provider.diag, row_i, i, gmax, low, up, block_max)
     j, _ = last_position_of_max(up, block_max)
     return i, j, gmax + last_position_of_max(low, block_low)[1], row_i
@@ -567,23 +590,6 @@ def leaves_or_enters_upper_bound(s, t, old):
     return (old >= s.reals[C_]) != (s.alpha[t] >= s.reals[C_])
 
 
-@njit(cache=True, inline="always")
-def update_gradient_bar(provider, s, t, old):
-    """Keep G_bar_k = sum over alpha_p = C of C Q_kp as t enters or leaves the upper bound (in
-    parallel blocks from PARALLEL_FROM samples: the same sums)."""
-    C = s.reals[C_]
-    before = provider.counters[REQUESTED]
-    n = s.y.shape[0]
-    row = kernel_row(provider, t, n)
-    step = -C if old >= C else C
-    if n >= s.ints[PARALLEL_FROM]:
-        add_scaled_parallel(s.gradient_bar, row, step)
-    else:
-        for k in range(n):
-            s.gradient_bar[k] += step * row[k]
-    s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
-
-
 @njit(cache=True)
 def initial_gradient(provider, s):
     """LIBSVM Solver::Solve: G = Q alpha - 1 and G_bar = sum over alpha_p = C of C Q_p, for a
@@ -596,7 +602,7 @@ def initial_gradient(provider, s):
         if alpha[p] > 0.0:
             row = cached_kernel_row(cache, settings, counters, p, n)
             if row.shape[0] == 0:
-                row = kernel_row(provider, p, n)
+                row = requested_row(provider, p, n)
             for t in range(n):
                 gradient[t] += alpha[p] * row[t]
             if alpha[p] >= C:
@@ -605,10 +611,13 @@ def initial_gradient(provider, s):
     s.requests[GRADIENT_BAR] += provider.counters[REQUESTED] - before
 
 
-@njit(cache=True)
+@jit_callee
 def requested_row(provider, position, length):
-    """kernel_row, not inlined: the miss path of a closure that looks rows up in the cache, so
-    that only a miss binds the provider's arrays (see the note before next_examined)."""
+    """kernel_row, not inlined: the miss path of code that looks rows up in the cache first
+    (cached_kernel_row), so that only a miss binds the provider's arrays (see the note before
+    next_examined), and one copy of kernel_row's body (the cache's allocation, the pending
+    swaps) where there were one per call site, each compiled and optimized again in every
+    compiled caller (a cold smo_wss2 fit's compile: see docs/explanation/performance.md)."""
     return kernel_row(provider, position, length)
 
 
@@ -933,8 +942,10 @@ def solve(provider, y, params, variant):
     checkpoints = Checkpoints()
     state = initial_state(y, params.get("alpha_init"), settings, checkpoints.array)
     initial_gradient(provider, state)
-    alpha, bias, iterations, converged, objective, violation = SOLVER_LOOPS[settings[0]](
-        provider, state, settings[-1], int(params.get("seed", 0)), wss2_parallel_from())
+    parallel_from = wss2_parallel_from()
+    loop = solver_loop_for(settings[0], y.shape[0], parallel_from)
+    alpha, bias, iterations, converged, objective, violation = loop(
+        provider, state, settings[-1], int(params.get("seed", 0)), parallel_from)
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
     return smo_result(variant, state.reals[TOL], alpha_by_sample, bias, iterations, converged,

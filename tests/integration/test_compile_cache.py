@@ -24,8 +24,10 @@ ROOT = PACKAGE.parent
 
 FIRST_FIT = """
 import json
+import numba
 import numpy as np
 from numba.core import event
+from svmbench.kernels import provider
 from svmbench.solvers import smo
 
 compiled = []
@@ -39,9 +41,14 @@ from svmbench.models import SMOSVC
 rng = np.random.default_rng(3)
 X = rng.normal(size=(60, 3))
 y = (X[:, 0] + 0.5 * rng.normal(size=60) > 0).astype(int)
+numba.set_num_threads(1)
 wss2 = SMOSVC(variant="wss2", C=2.0, gamma=0.5).fit(X, y)
-others = [function.__name__ for function in (smo.next_examined, smo.platt_threshold,
-          smo.refresh_thresholds, smo.bound_gradients, smo.keerthi_blocks) if function.signatures]
+# Platt's and Keerthi's code, the parallel passes (one thread here), the other points' rows
+others = [function.__name__ for function in (
+    smo.next_examined, smo.platt_threshold, smo.refresh_thresholds, smo.bound_gradients,
+    smo.keerthi_blocks, smo.wss2_pair_parallel, smo.step_and_select,
+    smo.SOLVER_LOOPS[smo.WSS2, True], provider._fill_from_points, provider._fill_from_bits)
+    if function.signatures]
 platt = SMOSVC(variant="platt", C=2.0, gamma=0.5).fit(X, y)
 print(json.dumps({"compiled": len(compiled), "others": others,
                   "decision": [wss2.decision_function(X).tolist(),
@@ -59,10 +66,12 @@ def run(program, cache, pythonpath=None):
 
 
 def test_a_cold_start_compiles_its_rule_once_and_a_second_process_loads_it(tmp_path):
-    """wss2's fit compiles none of Platt's and Keerthi's code; Platt's loop is cached too (a
-    compiled function passed as a value would make it uncacheable: a dynamic global)."""
+    """wss2's fit compiles none of Platt's and Keerthi's code, none of the parallel passes on
+    one thread and none of the row fillers of other points than its dense ones; Platt's loop is
+    cached too (a compiled function passed as a value would make it uncacheable: a dynamic
+    global)."""
     first, told = run(FIRST_FIT, tmp_path)
-    assert first["compiled"] > 0 and first["others"] == []  # wss2 compiled no Platt, Keerthi
+    assert first["compiled"] > 0 and first["others"] == []
     assert told.count("compiling the numba code") == 1
     second, quiet = run(FIRST_FIT, tmp_path)
     assert second["compiled"] == 0 and "compiling" not in quiet
@@ -91,6 +100,39 @@ def test_a_changed_source_file_is_compiled_anew_even_when_only_a_callee_changed(
     assert linear in source
     math_py.write_text(source.replace(linear, linear.replace("return dot", "return dot + 1.0")))
     assert run(DIAGONAL, cache, copy)[0]["diag"] == [6.0, 10.0]
+
+
+COMPILED_DIAGONAL = """
+import json
+import numpy as np
+from numba.core import event
+compiled = []
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, ev):
+        pass
+event.register("numba:compile", Count())
+import svmbench
+from svmbench.kernels.provider import make_provider
+provider = make_provider(np.array([[1.0, 2.0], [3.0, 0.0]]), kernel="linear")
+print(json.dumps({"compiled": len(compiled), "package": svmbench.__file__}))
+"""
+
+
+def test_a_fresh_clone_elsewhere_loads_what_another_checkout_compiled(tmp_path):
+    """Two checkouts of the same sources at two paths, their files written at different times
+    (numba's own index would take them for changed sources): the second compiles nothing."""
+    cache = tmp_path / "cache"
+    checkouts = [tmp_path / "one", tmp_path / "elsewhere" / "two"]
+    for hours, checkout in enumerate(checkouts):
+        shutil.copytree(PACKAGE, checkout / "svmbench", copy_function=shutil.copyfile,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for source in (checkout / "svmbench").rglob("*.py"):
+            os.utime(source, (time.time() + 3600 * hours, time.time() + 3600 * hours))
+    first, second = (run(COMPILED_DIAGONAL, cache, checkout)[0] for checkout in checkouts)
+    assert Path(second["package"]).resolve().is_relative_to(checkouts[1])
+    assert first["compiled"] > 0 and second["compiled"] == 0
 
 
 LOCKED_WHILE_COMPILING = """
@@ -160,8 +202,11 @@ def test_every_compiled_function_lives_in_the_hashed_sources_and_is_cached_by_co
 
 
 def jit_decorator(node):
+    """A decorator that makes compiled code (an overload's body hands compiled code the
+    implementation numba types, and never calls it from Python)."""
     call = node.func if isinstance(node, ast.Call) else node
-    return getattr(call, "id", getattr(call, "attr", None)) in ("njit", "jit", "jit_callee")
+    return getattr(call, "id", getattr(call, "attr", None)) in ("njit", "jit", "jit_callee",
+                                                                "overload")
 
 
 def python_uses_and_callees(path):

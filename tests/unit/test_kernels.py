@@ -15,6 +15,7 @@ from svmbench.kernels.math import binary_bits, exp_nonpositive, make_kernel_spec
 from svmbench.kernels.provider import (
     PARALLEL_MIN,
     PARALLEL_MIN_ENTRIES,
+    BinaryProvider,
     counts,
     defer_swap_positions,
     kernel_entry,
@@ -22,6 +23,7 @@ from svmbench.kernels.provider import (
     kernel_row_once,
     make_provider,
     swap_positions,
+    with_kind,
 )
 
 KERNELS = {
@@ -236,8 +238,9 @@ def test_rows_of_binary_points_counted_by_bits_equal_the_sums(seed, n, d, densit
     expected_shape = (words, n) if words * n <= np.count_nonzero(X.toarray() if sparse else X) \
         else (0, 0)
     assert with_bits.position_bits.shape == expected_shape
-    without_bits = with_bits._replace(position_bits=np.zeros((0, 0), np.uint64),
-                                      dots=np.zeros(n), work=np.zeros(n))
+    without_bits = with_kind(with_bits._replace(position_bits=np.zeros((0, 0), np.uint64),
+                                                dots=np.zeros(n), work=np.zeros(n)))
+    assert not isinstance(without_bits, BinaryProvider)  # the class picks the row filler
     expected = KERNELS[kernel](X, X)
     got, reference = np.empty(n), np.empty(n)
     rng = np.random.default_rng(seed)

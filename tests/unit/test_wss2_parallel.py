@@ -17,7 +17,7 @@ from svmbench.data import DataError, load_dataset
 from svmbench.kernels import provider as kernel_provider
 from svmbench.kernels.math import add_scaled
 from svmbench.kernels.provider import PARALLEL_CHUNK
-from svmbench.solvers import wss2_parallel
+from svmbench.solvers import smo, wss2_parallel
 from svmbench.solvers.checkpoints import new_curve
 from svmbench.solvers.smo import ACTIVE, LIBSVM283, WSS2, new_state, wss2_first, wss2_second
 from svmbench.solvers.smo_step import lane_max, update_gradient
@@ -211,3 +211,14 @@ def test_rows_split_among_threads_from_the_threshold_of_their_points():
                         (dense, kernel_provider.PARALLEL_MIN_ENTRIES)):
         provider = kernel_provider.make_provider(X, gamma=0.5)
         assert provider.settings[kernel_provider.PARALLEL_MIN] == expected
+
+
+def test_a_fit_runs_the_loop_with_parallel_passes_only_where_they_can_run():
+    """The parallel passes are compiled into wss2's second loop, which a fit runs only when its
+    n reaches the length from which they run (wss2_parallel_from: never on one thread); every
+    other rule has one loop."""
+    assert smo.solver_loop_for(smo.WSS2, 8191, 8192) is smo.SOLVER_LOOPS[smo.WSS2, False]
+    assert smo.solver_loop_for(smo.WSS2, 8192, 8192) is smo.SOLVER_LOOPS[smo.WSS2, True]
+    assert smo.SOLVER_LOOPS[smo.WSS2, True] is not smo.SOLVER_LOOPS[smo.WSS2, False]
+    for rule in (smo.PLATT, smo.MOD1, smo.MOD2):
+        assert smo.solver_loop_for(rule, 10**6, 1) is smo.SOLVER_LOOPS[rule, False]
