@@ -151,7 +151,7 @@ def working_set_requests(results):
 
 
 def iterations_by_threads(results):
-    """The iterations whose passes ran on one thread and on all the fit's threads, summed over
+    """The iterations run on one thread and on all the fit's threads, summed over
     class pairs ({"1": ..., "2": ...}: svmbench.kernels.threads.FitThreads), or None when the
     solver does not say."""
     parts = [r.trace.get("iterations_by_threads") for r in results]
@@ -218,7 +218,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     ``kernel_computed_`` (summed over class pairs), ``kernel_requested_working_set_`` (the Q
     entries requested for the working sets' rows i and j, LIBSVM 2.83's count: the papers' K2;
     None for solvers without working sets), ``iterations_by_threads_`` (smo_wss2: the iterations
-    whose passes ran on one thread and on all, iterations_by_threads), ``objective_``, ``status_``, ``stop_`` (why each
+    run on one thread and on all, iterations_by_threads), ``objective_``, ``status_``, ``stop_`` (why each
     pair's solver stopped), ``kkt_violation_`` and ``kkt_tolerance_`` per pair, ``curve_`` (the solvers' convergence
     checkpoints, pair_curves) and ``fit_results_`` (the solvers' full results); a fault (status max_iter, stalled or
     infeasible) raises a ``ConvergenceWarning``; a published rule that stops short of KKT

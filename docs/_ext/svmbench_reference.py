@@ -108,8 +108,8 @@ RECORD_FIELDS = {
     "kernel_computed": "K1: kernel entries computed with the configured cache",
     "kernel_requested_working_set": "the papers' K2 of SMO: its working-set rows",
     "kernel_predict": "kernel entries of the test prediction",
-    "iterations_by_threads": "smo_wss2: iterations whose passes ran on 1 thread and on all "
-                             "`threads` (fewer beside busy processes), summed over pairs",
+    "iterations_by_threads": "smo_wss2: iterations run on 1 thread and on all `threads` "
+                             "(one beside busy processes), summed over pairs",
     "referee_kernel_evaluations": "kernel entries the referee computed (apart from K1/K2)",
     # time
     "train_time_s": "wall time of the fit, compilation and the referee excluded",

@@ -115,8 +115,8 @@ def threading_info():
     }
 
 
-# threads[...] of a fit's thread array (fit_threads): the threads its parallel passes may use now
-# (1 or all), then the iterations whose passes ran on one thread and on all
+# threads[...] of a fit's thread array (FitThreads): the threads its parallel passes and rows may
+# use now (1 or all), then the iterations it ran on one thread and on all
 NOW, ONE_THREAD, ALL_THREADS = 0, 1, 2
 # how often the governor samples the cores' use (seconds)
 GOVERNOR_PERIOD_S = 0.1

@@ -262,8 +262,8 @@ def make_solver_loop(rule):
         regions (wss2_parallel: the same bits), the step's update of G and the next selection's
         first pass in one (step_and_select), while ``threads[NOW]`` (kernels.threads.FitThreads,
         read at each iteration; the GIL released for its sampler) is more than one; so are the
-        provider's long rows. ``threads`` counts the iterations whose passes ran on one thread
-        and on all."""
+        provider's long rows. ``threads`` counts the iterations run on one thread and on all
+        (long passes and rows split; shorter ones run serially at any count)."""
         np.random.seed(seed)  # Platt's random starts
         n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
         passes_from, rows_from = parallel_from if wss2 else n + 1, provider.settings[PARALLEL_MIN]
@@ -335,10 +335,9 @@ def make_solver_loop(rule):
                 row_i = row_i if row_i.shape[0] > 0 else row(i, s.ints[ACTIVE])
                 row_j = row(j, s.ints[ACTIVE])
             take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
-            parallel = s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]
-            if wss2 and parallel:  # take_step left the prefix
+            if wss2 and s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step left the prefix
                 step_and_select(s, row_i, row_j, new_i - old_i, new_j - old_j)
-            threads[ALL_THREADS if parallel else ONE_THREAD] += 1
+            threads[ALL_THREADS if on > 1 else ONE_THREAD] += 1
             iterations += 1
             if rule == PLATT:
                 platt_threshold(s, i, j)
@@ -935,7 +934,7 @@ def smo_result(variant, tol, alpha, bias, iterations, converged, objective, viol
     """The SolverResult of a variant's solve (``alpha`` in sample order): wss2 stops at
     m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol; Keerthi's
     b_low <= b_up + 2 tol and Platt's |r_i| <= tol at his own threshold by 2 tol. wss2's trace
-    splits kernel_requested by purpose and says on how many threads its passes ran
+    splits kernel_requested by purpose and says how many iterations ran on one thread and on all
     (``iterations_by_threads``, FitThreads.counts); the trace's ``curve`` holds the
     ``checkpoints``."""
     trace = {}
@@ -997,7 +996,7 @@ def solve_each(providers, alpha_init, shrinking, shrink_rules, C, tol, eps, max_
     problems' starting alphas one after the other (empty: zeros). Returns alpha in sample order
     (one problem after the other), per problem (bias, objective, violation), and the integers
     SIZE .. REQUESTS + 1 (the last two: the solver's requests for G_bar and reconstruction),
-    then the iterations whose passes ran on one thread and on all (``threads``: solver_loop)."""
+    then the iterations run on one thread and on all (``threads``: solver_loop)."""
     sizes = np.array([provider.signs.shape[0] for provider in providers])
     alpha_out = np.empty(sizes.sum())
     reals = np.empty((len(providers), 3))

@@ -178,7 +178,7 @@ def test_wss2_fits_equal_the_one_thread_fit_when_the_governor_switches_threads(
     and two every millisecond (others' load 0 and 2 cores in turn), with every pass and row from
     1024 positions in parallel: the iterations, counts, objective and alpha of the 1-thread fit,
     bit for bit; its record's iterations by thread count add up to the iterations and name both
-    counts. 3 classes: the class pairs' solves in one call (smo.solve_each)."""
+    counts. 3 classes: three class pairs, their iterations summed in the record."""
     rng = np.random.default_rng(seed)
     X = (rng.random((n, 12)) < 0.3).astype(float) if binary_points else rng.normal(size=(n, 4))
     y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.normal(size=n) > 0.3, 1, -1)
