@@ -150,6 +150,17 @@ def working_set_requests(results):
     return int(sum(parts)) if parts and None not in parts else None
 
 
+def iterations_by_threads(results):
+    """The iterations run on one thread and on all the fit's threads, summed over
+    class pairs ({"1": ..., "2": ...}: svmbench.kernels.threads.FitThreads), or None when the
+    solver does not say."""
+    parts = [r.trace.get("iterations_by_threads") for r in results]
+    if not parts or None in parts:
+        return None
+    return {threads: sum(part.get(threads, 0) for part in parts)
+            for threads in sorted({key for part in parts for key in part}, key=int)}
+
+
 class PairProblems:
     """The one-vs-one problems of labels ``y_index`` (class indices): ``pairs`` holds (members,
     labels in {-1, +1}) per class pair in ``one_vs_one_pairs`` order; ``rows``, ``columns`` and
@@ -206,7 +217,8 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
     columns over ``support_``), ``intercept_``, ``n_iter_``; plus ``kernel_requested_`` and
     ``kernel_computed_`` (summed over class pairs), ``kernel_requested_working_set_`` (the Q
     entries requested for the working sets' rows i and j, LIBSVM 2.83's count: the papers' K2;
-    None for solvers without working sets), ``objective_``, ``status_``, ``stop_`` (why each
+    None for solvers without working sets), ``iterations_by_threads_`` (smo_wss2: the iterations
+    run on one thread and on all, iterations_by_threads), ``objective_``, ``status_``, ``stop_`` (why each
     pair's solver stopped), ``kkt_violation_`` and ``kkt_tolerance_`` per pair, ``curve_`` (the solvers' convergence
     checkpoints, pair_curves) and ``fit_results_`` (the solvers' full results); a fault (status max_iter, stalled or
     infeasible) raises a ``ConvergenceWarning``; a published rule that stops short of KKT
@@ -379,6 +391,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self.kernel_computed_ = sum(r.kernel_computed for r in self.fit_results_)
         self.curve_ = pair_curves(self.fit_results_)
         self.kernel_requested_working_set_ = working_set_requests(self.fit_results_)
+        self.iterations_by_threads_ = iterations_by_threads(self.fit_results_)
         self._prediction.kernel_values = 0
         warn_on_faults(self)
         return self

@@ -98,6 +98,7 @@ def measure(algorithm, split):
         "kernel_requested_working_set": getattr(estimator, "kernel_requested_working_set_",
                                                 None),
         "kernel_predict": None if kernel_predict is None else int(kernel_predict),
+        "iterations_by_threads": getattr(estimator, "iterations_by_threads_", None),
         "train_time_s": train_time,
         "cpu_time_s": cpu_time,
         "predict_time_s": predict_time,

@@ -116,6 +116,8 @@ RECORD_FIELDS = {
     "kernel_computed": "K1: kernel entries computed with the configured cache",
     "kernel_requested_working_set": "the papers' K2 of SMO: its working-set rows",
     "kernel_predict": "kernel entries of the test prediction",
+    "iterations_by_threads": "smo_wss2: iterations run on 1 thread and on all `threads` "
+                             "(one beside busy processes), summed over pairs",
     "referee_kernel_evaluations": "kernel entries the referee computed (apart from K1/K2)",
     # time
     "train_time_s": "wall time of the fit, compilation and the referee excluded",
@@ -163,7 +165,8 @@ RECORD_FIELDS = {
     "cpu_target": "the CPU numba compiles for", "timestamp_utc": "when the record was written",
     "slurm_job_id": "SLURM job (the array's id)", "slurm_array_task_id": "SLURM array task",
     # threads
-    "threads": "numba threads", "threading_layer": "numba's threading layer",
+    "threads": "numba threads (the most a fit may use)",
+    "threading_layer": "numba's threading layer",
     "blas_threads": "BLAS threads", "blas_core": "the BLAS's CPU kernel",
     "omp_wait_policy": "OMP_WAIT_POLICY in force", "kmp_blocktime": "KMP_BLOCKTIME in force",
     "gomp_spincount": "GOMP_SPINCOUNT in force",

@@ -55,6 +55,7 @@ from svmbench.kernels.provider import (
     CACHING,
     COMPUTED,
     PARALLEL_CHUNK,
+    PARALLEL_MIN,
     REQUESTED,
     cached_kernel_row,
     counts,
@@ -64,6 +65,7 @@ from svmbench.kernels.provider import (
     swap_positions,
 )
 from svmbench.kernels.qmatrix import check_labels_folded
+from svmbench.kernels.threads import ALL_THREADS, NOW, ONE_THREAD, FitThreads
 from svmbench.solvers import wss2_parallel
 from svmbench.solvers.base import (
     MAX_ITER,
@@ -255,15 +257,21 @@ def make_solver_loop(rule, parallel=False):
     loop a fit can use). One source, one compiled loop per rule and wss2's two (SOLVER_LOOPS)."""
     wss2 = rule == WSS2
 
-    @njit(cache=True)
-    def solver_loop(provider, s, max_iter, seed, parallel_from):
+    @njit(cache=True, nogil=True)
+    def solver_loop(provider, s, max_iter, seed, parallel_from, threads):
         """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps;
         wss2's passes over active sets of ``parallel_from`` positions or more run in parallel
         regions (wss2_parallel: the same bits), the step's update of G and the next selection's
-        first pass in one (step_and_select)."""
+        first pass in one (step_and_select), while ``threads[NOW]`` (kernels.threads.FitThreads,
+        read at each iteration; the GIL released for its sampler) is more than one; so are the
+        provider's long rows. ``threads`` counts the iterations run on one thread and on all
+        (long passes and rows split; shorter ones run serially at any count)."""
         np.random.seed(seed)  # Platt's random starts
         n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
-        s.ints[PARALLEL_FROM] = parallel_from if parallel else n + 1
+        passes_from = parallel_from if parallel else n + 1
+        rows_from = provider.settings[PARALLEL_MIN]
+        on = threads[NOW]
+        use_threads(provider, s, on, passes_from, rows_from)
 
         # closures over the loop's own arguments: numba inlines them without binding new names
         def row(position, length):
@@ -309,6 +317,9 @@ def make_solver_loop(rule, parallel=False):
         converged = False
         objective, gap = dual_objective(s.alpha, s.gradient), np.nan  # G is valid everywhere here
         while iterations < max_iter:
+            if threads[NOW] != on:
+                on = threads[NOW]
+                use_threads(provider, s, on, passes_from, rows_from)
             if wss2:  # LIBSVM: shrink every min(l, 1000) iterations; when the active set is optimal,
                 # rebuild G over every sample and select again; stop when that is optimal too
                 if shrinking_due(s):
@@ -343,6 +354,7 @@ def make_solver_loop(rule, parallel=False):
             take_step(s, i, j, new_i, new_j, q_ii, q_jj, q_ij, row_i, row_j)
             if parallel and s.ints[ACTIVE] >= s.ints[PARALLEL_FROM]:  # take_step left the prefix
                 step_and_select(s, row_i, row_j, new_i - old_i, new_j - old_j)
+            threads[ALL_THREADS if on > 1 else ONE_THREAD] += 1
             iterations += 1
             if rule == PLATT:
                 platt_threshold(s, i, j)
@@ -354,6 +366,7 @@ def make_solver_loop(rule, parallel=False):
                 update_gradient_bar(i, old_i)
             if leaves_or_enters_upper_bound(s, j, old_j):
                 update_gradient_bar(j, old_j)
+        provider.settings[PARALLEL_MIN] = rows_from
         if wss2:  # G valid everywhere before the bias, objective and KKT check
             reconstruct_gradient(provider, s)
         elif rule != PLATT and not converged:  # a full pass that changed nothing left it so
@@ -383,6 +396,19 @@ def block_maxima(s):
     n = s.y.shape[0]
     blocks = n // PARALLEL_CHUNK + 1
     return s.work[2 * n:2 * n + blocks], s.work[2 * n + blocks:2 * n + 2 * blocks]
+
+
+@jit_callee
+def use_threads(provider, s, count, passes_from, rows_from):
+    """The passes over active sets of ``passes_from`` positions or more and the rows of
+    ``rows_from`` entries or more in parallel regions when ``count`` (the governor's
+    FitThreads[NOW]) is more than one, else none: the same bits either way. The next selection
+    makes its first pass again (a first pass left by a parallel step would be out of date after
+    serial steps)."""
+    parallel = count > 1
+    s.ints[PARALLEL_FROM] = passes_from if parallel else s.y.shape[0] + 1
+    provider.settings[PARALLEL_MIN] = rows_from if parallel else np.iinfo(np.int64).max
+    s.ints[SELECTED] = 0
 
 
 @jit_callee
@@ -914,16 +940,19 @@ def initial_state(y, alpha_init, settings, curve):
 
 
 def smo_result(variant, tol, alpha, bias, iterations, converged, objective, violation, requested,
-               computed, requests, checkpoints=None):
+               computed, requests, checkpoints=None, threads_used=None):
     """The SolverResult of a variant's solve (``alpha`` in sample order): wss2 stops at
     m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol; Keerthi's
     b_low <= b_up + 2 tol and Platt's |r_i| <= tol at his own threshold by 2 tol. wss2's trace
-    splits kernel_requested by purpose; the trace's ``curve`` holds the ``checkpoints``."""
+    splits kernel_requested by purpose and says how many iterations ran on one thread and on all
+    (``iterations_by_threads``, FitThreads.counts); the trace's ``curve`` holds the
+    ``checkpoints``."""
     trace = {}
     if variant == "smo_wss2":
         trace = {"requested_gradient_bar": int(requests[GRADIENT_BAR]),
                  "requested_reconstruction": int(requests[RECONSTRUCTION]),
-                 "requested_working_set": int(requested - requests.sum())}
+                 "requested_working_set": int(requested - requests.sum()),
+                 "iterations_by_threads": threads_used}
     return make_result(alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
                        violation, tol if variant == "smo_wss2" else 2.0 * tol, requested,
                        computed, checkpoints, **trace)
@@ -935,6 +964,14 @@ def wss2_parallel_from():
     return wss2_parallel.WSS2_PARALLEL_MIN if get_num_threads() > 1 else np.iinfo(np.int64).max
 
 
+def fit_threads(providers):
+    """The FitThreads of a solve over ``providers``: numba's thread count, governed while the fit
+    runs, when a pass or a row of the longest problem may be split among threads; else one."""
+    may_split = max(min(wss2_parallel_from(), provider.settings[PARALLEL_MIN]) <=
+                    provider.signs.shape[0] for provider in providers)
+    return FitThreads(get_num_threads() if may_split else 1)
+
+
 def solve(provider, y, params, variant):
     check_two_classes(y)
     check_labels_folded(provider, y)
@@ -944,30 +981,38 @@ def solve(provider, y, params, variant):
     initial_gradient(provider, state)
     parallel_from = wss2_parallel_from()
     loop = solver_loop_for(settings[0], y.shape[0], parallel_from)
-    alpha, bias, iterations, converged, objective, violation = loop(
-        provider, state, settings[-1], int(params.get("seed", 0)), parallel_from)
+    threads = fit_threads([provider])
+    try:
+        alpha, bias, iterations, converged, objective, violation = loop(
+            provider, state, settings[-1], int(params.get("seed", 0)), parallel_from,
+            threads.array)
+    finally:
+        threads.close()
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
     return smo_result(variant, state.reals[TOL], alpha_by_sample, bias, iterations, converged,
-                      objective, violation, *counts(provider), state.requests, checkpoints)
+                      objective, violation, *counts(provider), state.requests, checkpoints,
+                      threads.counts(threads.array[ONE_THREAD:]))
 
 
 # columns of solve_each's integer results
 SIZE, ITERATIONS, CONVERGED, REQUESTED_, COMPUTED_, REQUESTS = range(6)
+THREAD_ITERATIONS = REQUESTS + 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_each(providers, alpha_init, shrinking, shrink_rules, C, tol, eps, max_iter, seed,
-               parallel_from):
+               parallel_from, threads):
     """wss2's solve for every Q-matrix of a typed list, in one call (LIBSVM's svm_train runs its
     one-vs-one class pairs so): the labels are each provider's signs, ``alpha_init`` the
     problems' starting alphas one after the other (empty: zeros). Returns alpha in sample order
     (one problem after the other), per problem (bias, objective, violation), and the integers
-    SIZE .. REQUESTS + 1 (the last two: the solver's requests for G_bar and reconstruction)."""
+    SIZE .. REQUESTS + 1 (the last two: the solver's requests for G_bar and reconstruction),
+    then the iterations run on one thread and on all (``threads``: solver_loop)."""
     sizes = np.array([provider.signs.shape[0] for provider in providers])
     alpha_out = np.empty(sizes.sum())
     reals = np.empty((len(providers), 3))
-    ints = np.zeros((len(providers), REQUESTS + 2), dtype=np.int64)
+    ints = np.zeros((len(providers), THREAD_ITERATIONS + 2), dtype=np.int64)
     start = 0
     for k in range(len(providers)):
         provider, n = providers[k], sizes[k]
@@ -982,15 +1027,17 @@ def solve_each(providers, alpha_init, shrinking, shrink_rules, C, tol, eps, max_
             alpha = np.minimum(alpha, C)
         s = new_state(labels, alpha, WSS2, shrinking, shrink_rules, C, tol, eps, new_curve(0))
         initial_gradient(provider, s)
+        before = threads[ONE_THREAD:].copy()
         alpha, bias, iterations, converged, objective, violation = wss2_loop(
-            provider, s, max_iter, seed, parallel_from)
+            provider, s, max_iter, seed, parallel_from, threads)
+        ints[k, THREAD_ITERATIONS:] = threads[ONE_THREAD:] - before
         for p in range(n):
             alpha_out[start + provider.perm[p]] = alpha[p]
         reals[k, 0], reals[k, 1], reals[k, 2] = bias, objective, violation
         ints[k, SIZE], ints[k, ITERATIONS], ints[k, CONVERGED] = n, iterations, converged
         ints[k, REQUESTED_] = provider.counters[REQUESTED]
         ints[k, COMPUTED_] = provider.counters[COMPUTED]
-        ints[k, REQUESTS:] = s.requests
+        ints[k, REQUESTS:THREAD_ITERATIONS] = s.requests
         start += n
     return alpha_out, reals, ints
 
@@ -1002,14 +1049,19 @@ def solve_wss2_many(providers, params, alpha_init=None):
     each Q-matrix's signs; ``alpha_init``: the problems' starting alphas one after the other
     (None: zeros). The same results as ``solve`` on each, without Python between them."""
     _, shrinking, shrink_rules, C, tol, eps, max_iter = state_settings(params, "smo_wss2")
-    alpha, reals, ints = solve_each(
-        providers, np.zeros(0) if alpha_init is None else np.asarray(alpha_init, dtype=float),
-        shrinking, shrink_rules, C, tol, eps, max_iter, int(params.get("seed", 0)),
-        wss2_parallel_from())
+    threads = fit_threads(providers)
+    try:
+        alpha, reals, ints = solve_each(
+            providers, np.zeros(0) if alpha_init is None else np.asarray(alpha_init, dtype=float),
+            shrinking, shrink_rules, C, tol, eps, max_iter, int(params.get("seed", 0)),
+            wss2_parallel_from(), threads.array)
+    finally:
+        threads.close()
     ends = np.cumsum(ints[:, SIZE])
     return [smo_result("smo_wss2", tol, alpha[end - size:end], bias, counts_[ITERATIONS],
                        counts_[CONVERGED], objective, violation, counts_[REQUESTED_],
-                       counts_[COMPUTED_], counts_[REQUESTS:])
+                       counts_[COMPUTED_], counts_[REQUESTS:THREAD_ITERATIONS],
+                       threads_used=threads.counts(counts_[THREAD_ITERATIONS:]))
             for end, size, (bias, objective, violation), counts_
             in zip(ends, ints[:, SIZE], reals, ints)]
 

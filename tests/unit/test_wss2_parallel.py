@@ -4,17 +4,19 @@ update of G and the next selection's first pass share one region), and a whole f
 equal to the fit on 1 and to the counts of the code before that fusion."""
 
 import hashlib
+import os
 
 import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from svmbench.algorithms import build_estimator
 from svmbench.data import DataError, load_dataset
 from svmbench.kernels import provider as kernel_provider
+from svmbench.kernels import threads as fit_threads
 from svmbench.kernels.math import add_scaled
 from svmbench.kernels.provider import PARALLEL_CHUNK
 from svmbench.solvers import smo, wss2_parallel
@@ -126,14 +128,17 @@ def test_parallel_gradient_bar_updates_are_the_serial_ones(seed, n):
     np.testing.assert_array_equal(gradient_bar, expected_bar)
 
 
-def wss2_fit(X, y, threads, binary_points, C=4.0, cache_mb=1.0):
+def wss2_fit(X, y, threads, binary_points, C=4.0, cache_mb=1.0, model=False):
+    """The fit's (iterations, K2, K1, objective, alpha), or the fitted estimator (``model``)."""
     numba.set_num_threads(threads)
     try:
-        model = build_estimator({"name": "smo_wss2", "C": C, "gamma": 0.1 if binary_points
-                                 else 0.5, "tol": 1e-3, "cache_mb": cache_mb}).fit(X, y)
+        fitted = build_estimator({"name": "smo_wss2", "C": C, "gamma": 0.1 if binary_points
+                                  else 0.5, "tol": 1e-3, "cache_mb": cache_mb}).fit(X, y)
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    result = model.fit_results_[0]
+    if model:
+        return fitted
+    result = fitted.fit_results_[0]
     return (result.iterations, result.kernel_requested, result.kernel_computed,
             result.objective, result.alpha)
 
@@ -161,6 +166,41 @@ def test_wss2_fits_equal_on_one_and_two_threads(seed, n, binary_points):
         one, two = wss2_fit(X, y, 1, binary_points), wss2_fit(X, y, 2, binary_points)
     assert one[:4] == two[:4]
     np.testing.assert_array_equal(one[4], two[4])
+
+
+@TWO_THREADS
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # a class, no state
+@given(st.integers(0, 10**6), st.integers(2000, 4000), st.booleans(), st.sampled_from([2, 3]))
+def test_wss2_fits_equal_the_one_thread_fit_when_the_governor_switches_threads(
+        fake_machine, seed, n, binary_points, classes):
+    """A 2-thread fit whose governor (kernels.threads.FitThreads) switches between one thread
+    and two every millisecond (others' load 0 and 2 cores in turn), with every pass and row from
+    1024 positions in parallel: the iterations, counts, objective and alpha of the 1-thread fit,
+    bit for bit; its record's iterations by thread count add up to the iterations and name both
+    counts. 3 classes: three class pairs, their iterations summed in the record."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, 12)) < 0.3).astype(float) if binary_points else rng.normal(size=(n, 4))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.normal(size=n) > 0.3, 1, -1)
+    if classes == 3:
+        y = np.where(X[:, 2] > 0.8, 2, y)
+    y[:classes] = (1, -1, 2)[:classes]
+    with pytest.MonkeyPatch.context() as patch:
+        parallel_from_1024(patch)
+        patch.setattr(fit_threads, "cpu_seconds_used", fake_machine([0.0, 2.0]))
+        patch.setattr(fit_threads, "GOVERNOR_PERIOD_S", 0.001)
+        patch.setattr(os, "cpu_count", lambda: 2)
+        one = wss2_fit(X, y, 1, binary_points, model=True)
+        two = wss2_fit(X, y, 2, binary_points, model=True)
+    assert np.array_equal(one.n_iter_, two.n_iter_)
+    assert (one.kernel_computed_, one.kernel_requested_) == (two.kernel_computed_,
+                                                             two.kernel_requested_)
+    for pair_one, pair_two in zip(one.fit_results_, two.fit_results_):
+        assert pair_one.objective == pair_two.objective
+        np.testing.assert_array_equal(pair_one.alpha, pair_two.alpha)
+    assert one.iterations_by_threads_ == {"1": one.n_iter_.sum()}
+    assert sum(two.iterations_by_threads_.values()) == two.n_iter_.sum()
+    assert min(two.iterations_by_threads_.values()) > 0, two.iterations_by_threads_
 
 
 # (set, C, gamma, cache MB) -> (iterations, K1, K2, SVs, objective, sha256 of alpha's bytes: 16
