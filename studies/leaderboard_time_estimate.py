@@ -60,7 +60,8 @@ def main():
     parser.add_argument("measured")
     parser.add_argument("--budget", type=int, default=5000)
     args = parser.parse_args()
-    lines = [json.loads(line) for line in open(args.measured) if line.strip()]
+    with open(args.measured) as file:
+        lines = [json.loads(line) for line in file if line.strip()]
     measured = pd.DataFrame([m for m in lines if "cpu_s" in m])
     records = load_results(STORE)
     planned = searches(records, args.budget)

@@ -19,6 +19,7 @@ import json
 import time
 
 from hydra import compose, initialize_config_dir
+from leaderboard_tuning_budget import job_value
 
 from svmbench import runner
 from svmbench.conf import CONF_DIR
@@ -28,10 +29,6 @@ from svmbench.protocols import splits
 from svmbench.sweep import experiment_config, sweep_jobs
 from svmbench.tuning import tuning_algorithm
 from svmbench.warm_up import warm_up_tuning
-
-
-def job_value(job, key):
-    return next((o.split("=", 1)[1] for o in job if o.split("=", 1)[0] == key), None)
 
 
 def board_cell(dataset, algorithm, budget):
