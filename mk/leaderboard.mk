@@ -1,7 +1,7 @@
 # The cross-solver leaderboard (svmbench/boards/experiment/leaderboard.yaml, svmbench/boards/leaderboard.py):
 # every solver on every staged data set it can take, one protocol, ranks, Friedman/Iman-Davenport,
 # Nemenyi and Holm tests, CD diagrams and a Pareto plot. SCALE=quick: minutes, under
-# results/quick/leaderboard/; SCALE=paper: 23 min on 2 cores at 300 tuning samples, not yet timed at 5,000, results/leaderboard/. A
+# results/quick/leaderboard/; SCALE=paper: 23 min on 2 cores at 300 tuning samples, not yet timed at 5,000 (about 16 min estimated: docs/leaderboard.md), results/leaderboard/. A
 # stopped sweep resumes where it stopped (the store skips finished cells); on a cluster:
 #   make leaderboard SCALE=paper LAUNCHER='hydra/launcher=svmbench_slurm'
 # Solvers of other packages (entry point group svmbench.solvers) join by themselves; algorithm

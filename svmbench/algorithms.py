@@ -54,6 +54,9 @@ def onedal_reference(C=1.0, kernel="rbf", gamma="scale", coef0=0.0, degree=3, to
 # (svmbench/conf/algorithm/<name>.yaml, the only algorithm configs written as files) and
 # capabilities
 EXTERNAL = {"libsvm": libsvm_reference, "onedal": onedal_reference, "optimum": OptimumSVC}
+# the dual each of them solves (svmbench.referee.PROBLEMS): scikit-learn's and oneDAL's SVC, LIBSVM's
+# C-SVC
+EXTERNAL_PROBLEMS = {"libsvm": "csvc", "onedal": "csvc"}
 EXTERNAL_CAPABILITIES = {
     "onedal": Capabilities(module="sklearnex", install="pip install -e '.[peers]'"),
     "optimum": Capabilities(max_train=20000, size_reason=(
@@ -120,6 +123,32 @@ def capabilities(name, target=None):
     plugin = target_estimator({"name": name, TARGET: target})[0] if target else None
     plugin = plugin or specs().get(name)
     return plugin.capabilities if plugin else EXTERNAL_CAPABILITIES.get(name, Capabilities())
+
+
+def solver_problem(algorithm):
+    """The dual an algorithm config's solver declares it solves (svmbench.referee.PROBLEMS), as the
+    models board reads it (svmbench.analysis.model_board): a built-in solver's (its spec's, or its
+    Q-matrix kind's), LIBSVM's and oneDAL's the C-SVC's, a plug-in's or ``_target_``'s only if
+    it declares one (None: it is its own model)."""
+    name = algorithm["name"]
+    if algorithm.get(TARGET):
+        return algorithm.get(PROBLEM) or target_estimator(algorithm)[0].problem
+    if name in EXTERNAL_PROBLEMS:
+        return EXTERNAL_PROBLEMS[name]
+    if name in builtin_specs():
+        return models.plugin_problem(builtin_specs()[name])
+    plugin = plugins().get(name)
+    return plugin.problem if plugin else None
+
+
+def harness_config(name):
+    """The harness's algorithm config of solver ``name`` (its spec's, SolverPlugin.config: what
+    svmbench/conf/algorithm/<name>.yaml spells out for a built-in one)."""
+    found = specs()
+    if name not in found:
+        raise ValueError(f"{name!r} is no solver of svmbench or of an installed package; choose "
+                         f"one of {sorted(found)}")
+    return found[name].config(name)
 
 
 def build_estimator(algorithm):

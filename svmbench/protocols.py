@@ -105,18 +105,24 @@ def tuning_sample(y, size, smallest, seed):
     return np.sort(np.concatenate(chosen))
 
 
-def tune(algorithm, protocol, seed, scale, split):
+def tune(algorithm, protocol, seed, scale, split, searches=None):
     """Choose ``split``'s parameters by inner k-fold CV on its training part, or on a seeded
     stratified sample of ``protocol.tune_subsample`` (the tuning budget) of its samples when it
-    has more (``tuned_on``: how many the search ran on)."""
+    has more (``tuned_on``: how many the search ran on). ``searches``: a shared store of searches
+    (svmbench.tuned_points.TunedPoints.search) to read the search from, or run it into."""
     inner_k, n = int(protocol["inner_k"]), split.y_train.shape[0]
     budget = tuning_budget(protocol)
     part = np.arange(n)
     if budget is not None and budget < n:
         part = tuning_sample(split.y_train, budget, inner_k, inner_seed(seed, split.fold))
     inner = kfold_indices(split.y_train[part], inner_k, inner_seed(seed, split.fold))
-    split.params, split.tuning = grid_search(algorithm, protocol, split.X_train[part],
-                                             split.y_train[part], inner, scale)
+
+    def search():
+        return grid_search(algorithm, protocol, split.X_train[part], split.y_train[part], inner,
+                           scale)
+
+    split.params, split.tuning = search() if searches is None else searches(
+        algorithm, protocol, split.fold, search)
     split.tuning["tuned_on"] = int(part.shape[0])
     split.inner_folds = [(split.train_index[part[t]], split.train_index[part[v]])
                          for t, v in inner]
@@ -133,11 +139,12 @@ def fold_count(protocol):
     return int(protocol["k"])
 
 
-def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):
+def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None, searches=None):
     """Yield the Splits of a protocol config (``name`` plus its settings).
 
     ``wanted(fold)`` optionally restricts which folds are produced (quick runs, folds already
-    stored); nested CV tunes only those. ``algorithm`` (its config) is what nested CV tunes.
+    stored); nested CV tunes only those. ``algorithm`` (its config) is what nested CV tunes;
+    ``searches``: as :func:`tune`'s.
     """
     wanted = wanted or (lambda fold: True)
     name = protocol["name"]
@@ -150,7 +157,7 @@ def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):
                 split = Split(fold, data.X_train, data.y_train, data.X_test, data.y_test,
                               np.arange(data.y_train.shape[0]))
                 if name in TUNED:
-                    split = tune(algorithm, protocol, seed, scale, split)
+                    split = tune(algorithm, protocol, seed, scale, split, searches)
                 yield _scaled(split, scale)
         return
     data = load_dataset(dataset_name)
@@ -170,5 +177,5 @@ def splits(dataset_name, protocol, seed, scale, wanted=None, algorithm=None):
                  enumerate(kfold_indices(data.y_train, int(protocol["k"]), seed)) if wanted(fold))
     for split in outer:
         if name in TUNED:  # tuned on the raw outer training part, scaled inside
-            split = tune(algorithm, protocol, seed, scale, split)
+            split = tune(algorithm, protocol, seed, scale, split, searches)
         yield _scaled(split, scale)

@@ -48,13 +48,14 @@ from svmbench.provenance import code_fingerprint, config_hash, provenance
 from svmbench.referee import RefutedError, certify_scikit_learn
 from svmbench.solvers.base import worst_status
 from svmbench.store import FINISHED, ResultStore, StoreError
-from svmbench.tuning import tuning_algorithm
+from svmbench.tuned_points import TunedPoints
+from svmbench.tuning import REFERENCE, tuning_algorithm
 from svmbench.warm_up import warm_up, warm_up_tuning
 
 # record fields that differ between two runs of one config (times aside, records are the same):
-# clocks, when, and which sweep
+# clocks, when, which sweep, and whether this cell or another ran a shared search
 CLOCKS = ("train_time_s", "cpu_time_s", "predict_time_s", "referee_time_s", "referee_cpu_time_s",
-          "inner_train_time_s", "inner_tuning_time_s", "timestamp_utc", "run_id")
+          "inner_train_time_s", "inner_tuning_time_s", "timestamp_utc", "run_id", "tuning_reused")
 log = logging.getLogger("svmbench")
 
 
@@ -278,14 +279,19 @@ def check_tuning_budget(protocol):
 
 def tuning_text(record):
     """What a tuned fold's grid search ran on and cost, for its log line ('' when untuned):
-    samples used of the training part, the budget, grid points x inner folds, seconds."""
+    samples used of the training part, the budget, grid points x inner folds, seconds, and who
+    tuned when another solver did (its search read from the store when another cell ran it)."""
     if "tuned_on" not in record:
         return ""
     budget = record.get("protocol_tune_subsample")
     inner_k = int(record["protocol_inner_k"])
+    tuner = record.get("tuned_with", record["algorithm"])
     return (f"; tuned on {record['tuned_on']} of {record.get('n_train', '?')} samples (budget "
             f"{'all' if budget is None else budget}), {record['inner_trainings'] // inner_k} "
-            f"grid points x {inner_k} folds in {record['inner_tuning_time_s']:.1f} s")
+            f"grid points x {inner_k} folds in {record['inner_tuning_time_s']:.1f} s"
+            + (f" by {tuner}" if tuner != record["algorithm"] else "")
+            + (" (another cell's search, read from the store)"
+               if record.get("tuning_reused") else ""))
 
 
 def check_threads(threads):
@@ -381,8 +387,9 @@ def train_folds(cfg, cell, chash, store, wanted, name):
             tuner = tuning_algorithm(cell["algorithm"], cell["protocol"])
             warm_up_tuning(tuner["name"], tuner.get("kernel", "rbf"),
                            *(target if tuner is cell["algorithm"] else ()))
-        cell_splits = splits(cell["dataset"]["name"], cell["protocol"], cell["seed"],
-                             bool(cfg.dataset.get("scale", False)), wanted, cell["algorithm"])
+        scale = bool(cfg.dataset.get("scale", False))
+        cell_splits = splits(cell["dataset"]["name"], cell["protocol"], cell["seed"], scale,
+                             wanted, cell["algorithm"], shared_searches(cfg, cell, scale))
         progress = tqdm(cell_splits, desc=f"{cell['dataset']['name']} {cell['algorithm']['name']}",
                         unit="fold", leave=False, disable=None)
         for split in progress:
@@ -411,6 +418,17 @@ def train_folds(cfg, cell, chash, store, wanted, name):
         reasons = sorted(set(failed.values()))
         log.error("%s failed in fold(s) %s: %s", name, sorted(failed), "; ".join(reasons))
     return written
+
+
+def shared_searches(cfg, cell, scale):
+    """Where a cell tuned by its problem's reference solver (``protocol.tune_with: reference``)
+    reads and stores its searches (svmbench.tuned_points: once per search for all the cells that
+    need it), or None: every other cell runs its own."""
+    if cell["protocol"].get("tune_with") != REFERENCE:
+        return None
+    context = {"dataset": cell["dataset"], "seed": cell["seed"], "scale": scale,
+               "code": code_fingerprint()}
+    return TunedPoints(cfg.store.dir, context).search
 
 
 def failed_cell(cfg, records):

@@ -17,6 +17,8 @@ records.
   the cell is re-run.
 - Corrupt records (not JSON, not a record) are named in the log and moved to ``quarantine/``;
   they never block a cell, which simply runs again.
+- Tuned points: ``tuned/<key>.json``, a grid search's outcome shared by the cells that would run
+  the same search (svmbench.tuned_points); not records.
 - Claims: a sweep trains a cell only while it holds the cell's claim file
   (``<config_hash>/.claim``, created with O_EXCL, holding pid, host and time), so two sweeps on one
   store never train the same cell twice. A claim is stale when its process is gone (same host) or
@@ -40,6 +42,7 @@ REUSE_POLICIES = ("fingerprint", "commit", "any", "none")
 RECORD_KEYS = ("config_hash", "fold", "status")
 QUARANTINE = "quarantine"
 SUPERSEDED = "superseded"
+TUNED = "tuned"  # tuned points shared by cells (svmbench.tuned_points): no cell's folder
 UNREADABLE_CLAIM_SECONDS = 60.0
 log = logging.getLogger("svmbench.store")
 
@@ -159,7 +162,7 @@ class ResultStore:
     def cells(self):
         """The config hashes of the cells with a folder here (not superseded/ or quarantine/)."""
         return {path.name for path in self.directory.iterdir()
-                if path.is_dir() and path.name not in (SUPERSEDED, QUARANTINE)}
+                if path.is_dir() and path.name not in (SUPERSEDED, QUARANTINE, TUNED)}
 
     def records(self):
         for path in sorted(self.directory.glob("*/fold-*.json")):

@@ -8,7 +8,8 @@ An artefact's table is rendered from the records of exactly its sweep's cells
 ``results/<paper>/runs``) only the folders of those cells are drawn on. Not drawn on:
 ``superseded/`` (records of older solver code, moved there when a cell is re-run,
 svmbench.store), ``quarantine/`` (corrupt files) and the folders of cells no artefact's sweep has
-any more (another config hash: a sweep's settings changed since). ``--prune`` deletes them from
+any more (another config hash: a sweep's settings changed since). ``tuned/`` (tuned points shared
+by cells, svmbench.tuned_points) is kept. ``--prune`` deletes them from
 the working tree; commit the deletion (``git add -A results``) and git history keeps them. An
 old store comes back with ``git checkout <commit> -- results/<paper>/runs`` (e.g. the commit
 before the prune: ``git log -1 --format=%h --diff-filter=D -- results/<paper>/runs`` names the
@@ -21,7 +22,7 @@ import sys
 from collections import Counter, defaultdict
 
 from svmbench.render import ROOT, artefacts
-from svmbench.store import QUARANTINE, SUPERSEDED
+from svmbench.store import QUARANTINE, SUPERSEDED, TUNED
 from svmbench.sweep import artefact_settings, cells
 
 SCALE = "paper"  # the committed stores
@@ -42,7 +43,7 @@ def unused(store, hashes):
     config hash is not in ``hashes``."""
     if not store.is_dir():
         return []
-    return sorted(path for path in store.iterdir() if path.is_dir()
+    return sorted(path for path in store.iterdir() if path.is_dir() and path.name != TUNED
                   and (path.name in (SUPERSEDED, QUARANTINE) or path.name not in hashes))
 
 

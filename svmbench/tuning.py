@@ -12,6 +12,13 @@ Two ways to fill the table of validation errors (grid point x inner fold), same 
 
 Scaling to [-1, 1] is fitted on each inner training part only. The chosen point is the first
 with the lowest mean validation error (smallest gamma, then smallest C).
+
+Who tunes (``tuning_algorithm``): the cell's own algorithm; or ``protocol.tune_with`` naming
+another (gs-svm-tnn2008 §VI: RSVM takes GS-SVM's kernel parameter); or ``tune_with: reference``:
+the reference solver of the dual the cell's solver solves (``protocol.references``, problem ->
+its solver and settings, e.g. the C-SVC's smo_wss2), so that every solver of one dual is measured
+at one tuned point and differs from the others only by where it stops (issue 43). A solver whose
+problem has no reference tunes itself.
 """
 
 import time
@@ -19,13 +26,14 @@ from itertools import product
 
 import numpy as np
 
-from svmbench.algorithms import build_estimator
+from svmbench.algorithms import build_estimator, harness_config, solver_problem
 from svmbench.data import scale_features
 from svmbench.kernels.cross import kernel_matrix, rbf_of_distances, squared_distances
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.qmatrix import GramBlocks
 
 KERNEL_PARAMS = ("kernel", "coef0", "degree")
+REFERENCE = "reference"  # protocol.tune_with: the reference solver of the cell's problem tunes
 
 
 def parameter_grid(grid, algorithm):
@@ -146,13 +154,41 @@ def shared_blocks(blocks, gram):
 
 
 def tuning_algorithm(algorithm, protocol):
-    """The algorithm whose validation error chooses the parameters: the cell's own, or
-    ``protocol.tune_with`` (gs-svm-tnn2008 §VI: RSVM takes GS-SVM's kernel parameter)."""
+    """The algorithm whose validation error chooses the parameters: the cell's own,
+    ``protocol.tune_with`` (gs-svm-tnn2008 §VI: RSVM takes GS-SVM's kernel parameter), or with
+    ``tune_with: reference`` the reference solver of the cell's problem (reference_tuner)."""
     other = protocol.get("tune_with")
+    if other == REFERENCE:
+        return reference_tuner(algorithm, protocol.get("references") or {})
     if not other or other == algorithm["name"]:
         return algorithm
-    return {"name": other, **{key: algorithm[key] for key in (*KERNEL_PARAMS, "gamma")
-                              if key in algorithm}}
+    return {"name": other, **kernel_settings(algorithm)}
+
+
+def kernel_settings(algorithm):
+    return {key: algorithm[key] for key in (*KERNEL_PARAMS, "gamma") if key in algorithm}
+
+
+def reference_tuner(algorithm, references):
+    """The reference solver of ``algorithm``'s problem (svmbench.algorithms.solver_problem) in
+    ``references`` (problem -> {name, settings}): its harness config with those settings and the
+    algorithm's kernel; the algorithm itself when it is that solver or its problem has none."""
+    reference = references.get(solver_problem(algorithm))
+    if reference is None or reference["name"] == algorithm["name"]:
+        return algorithm
+    return {**harness_config(reference["name"]), **reference, **kernel_settings(algorithm)}
+
+
+def search_settings(tuner, protocol):
+    """What a grid search of ``tuner`` depends on beyond its data: the tuner's estimator
+    parameters but the grid's axes (each grid point sets them), the grid and inner folds. Two
+    cells with equal settings on one training part run the same search."""
+    axes = {key.removesuffix("_log2") for key in protocol["grid"]}
+    params = build_estimator(tuner).get_params()
+    return {"tuner": tuner["name"],
+            "params": {key: value for key, value in params.items() if key not in axes},
+            "grid": dict(protocol["grid"]), "inner_k": int(protocol["inner_k"]),
+            "shared_kernel": bool(protocol.get("shared_kernel", True))}
 
 
 def grid_search(algorithm, protocol, X, y, inner_folds, scale):

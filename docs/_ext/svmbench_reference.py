@@ -144,6 +144,8 @@ RECORD_FIELDS = {
     "inner_cv_error": "its mean validation error at the chosen point",
     "inner_trainings": "trainings of the grid search", "tuned_on": "samples it ran on",
     "tuned_with": "the algorithm whose validation error chose",
+    "tuning_key": "the search's key, shared by the cells that took its point",
+    "tuning_reused": "true: the point of a search another cell ran, its fields copied",
     # a solver's own measurements (record_fields_)
     "gamma_value": "the numeric gamma a named rule resolved to",
     "loo_xi_alpha": "Joachims' xi-alpha leave-one-out error bound (csvm_xialpha)",

@@ -5,7 +5,10 @@ A tuned record (svmbench.protocols.tune) carries its protocol's ``protocol_tune_
 budget: the inner grid search runs on a seeded stratified sample of min(n, budget) of the
 training part's n samples; null: all of them), ``protocol_grid`` and ``protocol_inner_k``,
 ``tuned_on`` (the samples it ran on), ``inner_trainings`` and ``inner_tuning_time_s`` (wall time
-of the search, apart from ``train_time_s``, the final fit's).
+of the search, apart from ``train_time_s``, the final fit's), ``tuned_with`` (the solver whose
+validation error chose the point) and, where cells share searches (svmbench.tuned_points),
+``tuning_reused`` (true: the search another cell ran, its fields copied; its time is counted
+once, in the record of the cell that ran it).
 """
 
 import pandas as pd
@@ -30,10 +33,46 @@ def sampled_sets(tuned):
     return {name: (int(row.used), int(row.n)) for name, row in sizes.iterrows()}
 
 
+def searched(runs):
+    """The records of ``runs`` whose cell ran its search (not one read from another cell's)."""
+    if "tuning_reused" not in runs:
+        return runs
+    return runs[runs["tuning_reused"].map(lambda reused: reused is not True)]
+
+
+def cost_text(runs):
+    """'Tuning took 5.0 s wall over 2 folds (294 trainings)', with how many folds read a search
+    another cell ran."""
+    ran = searched(runs)
+    text = (f"Tuning took {ran['inner_tuning_time_s'].sum():,.1f} s wall over {len(ran):,} "
+            f"folds ({int(ran['inner_trainings'].sum()):,} trainings)")
+    if len(ran) < len(runs):
+        text += (f"; {len(runs) - len(ran):,} more folds took the point of a search another "
+                 "solver's cell ran (the same search: counted once)")
+    return text
+
+
+def tuners_text(records):
+    """Who tuned for whom: 'Who tunes for whom: gs_svm for rsvm; smo_wss2 for libsvm, smo_platt;
+    every other solver tuned itself.' ('' when every solver tuned itself)."""
+    if "tuned_with" not in records:
+        return ""
+    tuned = records[records["tuned_with"].notna()]
+    others = tuned[tuned["tuned_with"] != tuned["algorithm"]]
+    if others.empty:
+        return ""
+    served = others.groupby("tuned_with")["algorithm"].agg(lambda names: ", ".join(
+        sorted(set(names))))
+    return ("Who tunes for whom: " + "; ".join(f"{tuner} for {names}" for tuner, names in
+                                               served.items())
+            + "; every other solver tuned itself.")
+
+
 def tuning_summary(records):
     """One sentence per tuning budget of ``records`` (finished tuned folds): the budget, the
     grid and inner folds, on how many sets every search had all samples, where it sampled, and
-    the tuning time beside the final fits' time; '' when no record is tuned."""
+    the tuning time (each search once) beside the final fits' time; then who tuned for whom;
+    '' when no record is tuned."""
     if "tuned_on" not in records:
         return ""
     tuned = records[records["tuned_on"].notna()]
@@ -53,7 +92,6 @@ def tuning_summary(records):
             + (" (a seeded stratified sample when fewer than n): all n on "
                f"{sets - len(sampled)} of {sets} data sets" if budget is not None else "")
             + (f", a sample on {where}" if where else "")
-            + f". Tuning took {runs['inner_tuning_time_s'].sum():,.1f} s wall over "
-            f"{len(runs):,} folds ({int(runs['inner_trainings'].sum()):,} trainings), the final "
-            f"fits {runs['train_time_s'].sum():,.1f} s; tuning is not in the fits' times.")
-    return " ".join(sentences)
+            + f". {cost_text(runs)}, the final fits {runs['train_time_s'].sum():,.1f} s; "
+            "tuning is not in the fits' times.")
+    return " ".join([*sentences, tuners_text(tuned)]).strip()

@@ -212,8 +212,11 @@ def render(records, artefact):
              "Features scaled to [-1, 1] on each training part; each solver's gamma and C (those "
              "it has) tuned by the same inner stratified k-fold grid search on each training part; "
              "nested CV where no test set is given, the given split otherwise, the IDA sets' "
-             "realizations; one-vs-one for more than two classes. RSVM takes GS-SVM's tuned "
-             "gamma (gs-svm-tnn2008 §VI) and bisects its C. " + TOLERANCES,
+             "realizations; one-vs-one for more than two classes. The solvers of one dual are "
+             "measured at one tuned point, found once per fold by that dual's reference solver "
+             "(svmbench/boards/experiment/leaderboard.yaml protocol.references; who tunes for "
+             "whom: below), so that their accuracies differ only by where each stops. RSVM takes "
+             "GS-SVM's tuned gamma (gs-svm-tnn2008 §VI) and bisects its C. " + TOLERANCES,
              f"SCALE={artefact.scale}."
              + (" Quick scale: heart, iris, wine; outer folds 0-1 of 10, inner 3-fold, log2 "
                 "gamma in -3..1, log2 C in -1..3: a smoke test of the pipeline, not a ranking to "

@@ -262,7 +262,8 @@ def test_a_quick_leaderboard_lists_a_solver_installed_from_a_temporary_directory
                                               "name: toy_target\ncache_mb: 50\n")
     store = tmp_path / "store"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)])}
-    subset = ["leaderboard_solvers.ours=[smo_wss2]", "leaderboard_solvers.meb=[]",
+    subset = ["leaderboard_solvers.ours=[]", "leaderboard_solvers.meb_references=[]",
+              "leaderboard_solvers.meb=[]",
               "leaderboard_solvers.tuned_by_gs_svm=[]", "leaderboard_solvers.yours=[toy_target]",
               f"hydra.searchpath=[file://{own_conf.parent}]",
               "algorithm.tol=0.05"]  # every solver here has tol; fewer steps for the toys

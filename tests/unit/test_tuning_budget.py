@@ -161,3 +161,23 @@ def test_the_caption_states_budget_grid_samples_and_tuning_time():
         "samples of its part (a seeded stratified sample when fewer than n): all n on 1 of 2 "
         "data sets, a sample on ijcnn1 (5,000 of 49,990). Tuning took 5.0 s wall over 2 folds "
         "(294 trainings), the final fits 1.0 s; tuning is not in the fits' times.")
+
+
+def test_the_caption_counts_a_shared_search_once_and_says_who_tuned_for_whom():
+    def record(algorithm, tuned_with, reused):
+        return {"dataset": "heart", "algorithm": algorithm, "n_train": 216, "tuned_on": 216,
+                "protocol_tune_subsample": 5000, "protocol_inner_k": 3,
+                "protocol_grid": {"gamma_log2": [-5, 1], "C_log2": [-1, 5]},
+                "inner_trainings": 147, "inner_tuning_time_s": 2.5, "train_time_s": 0.5,
+                "tuned_with": tuned_with, "tuning_reused": reused}
+
+    records = pd.DataFrame([record("smo_wss2", "smo_wss2", False),
+                            record("smo_platt", "smo_wss2", True),
+                            record("rosen", "smo_wss2", True), record("rsvm", "gs_svm", None),
+                            record("gs_svm", "gs_svm", False)])
+    summary = tuning_summary(records)
+    assert ("Tuning took 7.5 s wall over 3 folds (441 trainings); 2 more folds took the point of "
+            "a search another solver's cell ran (the same search: counted once), the final fits "
+            "2.5 s") in summary
+    assert summary.endswith("Who tunes for whom: gs_svm for rsvm; smo_wss2 for rosen, "
+                            "smo_platt; every other solver tuned itself.")
