@@ -389,7 +389,7 @@ def train_folds(cfg, cell, chash, store, wanted, name):
                            *(target if tuner is cell["algorithm"] else ()))
         scale = bool(cfg.dataset.get("scale", False))
         cell_splits = splits(cell["dataset"]["name"], cell["protocol"], cell["seed"], scale,
-                             wanted, cell["algorithm"], shared_searches(cfg, cell, scale))
+                             wanted, cell["algorithm"], shared_searches(cfg, cell, scale, store))
         progress = tqdm(cell_splits, desc=f"{cell['dataset']['name']} {cell['algorithm']['name']}",
                         unit="fold", leave=False, disable=None)
         for split in progress:
@@ -420,15 +420,15 @@ def train_folds(cfg, cell, chash, store, wanted, name):
     return written
 
 
-def shared_searches(cfg, cell, scale):
+def shared_searches(cfg, cell, scale, store):
     """Where a cell tuned by its problem's reference solver (``protocol.tune_with: reference``)
     reads and stores its searches (svmbench.tuned_points: once per search for all the cells that
-    need it), or None: every other cell runs its own."""
+    need it, under ``store``'s reuse policy), or None: every other cell runs its own."""
     if cell["protocol"].get("tune_with") != REFERENCE:
         return None
     context = {"dataset": cell["dataset"], "seed": cell["seed"], "scale": scale,
                "code": code_fingerprint()}
-    return TunedPoints(cfg.store.dir, context).search
+    return TunedPoints(cfg.store.dir, context, store.reuse, store.commit).search
 
 
 def failed_cell(cfg, records):

@@ -5,12 +5,13 @@ exactly the point the reference's own search finds, and the search runs once per
 fold for all of them (svmbench.tuned_points), whatever order the cells run in."""
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
 
-from svmbench import runner, tuning
+from svmbench import runner, tuned_points, tuning
 from svmbench.conf import CONF_DIR
 from svmbench.configs import cell_config
 from svmbench.protocols import splits
@@ -146,3 +147,37 @@ def test_the_rsvm_and_the_papers_experiments_keep_their_own_tuner(monkeypatch):
         "name": "gs_svm", "kernel": "rbf", "gamma": 0.05}
     monkeypatch.setattr(tuning, "solver_problem", lambda algorithm: pytest.fail("looked up"))
     assert tuning_algorithm(rsvm, {**PROTOCOL, "tune_with": None}) is rsvm
+
+
+def test_a_stored_search_obeys_the_stores_reuse_policy(tmp_path, monkeypatch):
+    """store.reuse=commit reads only a search of the running clean commit; store.reuse=none only
+    one written since the process started; the default reads any of the same code (its key)."""
+    context = {"dataset": {"name": "heart"}, "seed": 0, "scale": True, "code": "abc"}
+    platt = {"name": "smo_platt", "kernel": "rbf", "gamma": 0.05, "C": 1.0}
+    runs = []
+
+    def run():
+        runs.append(1)
+        return {"gamma": 0.5, "C": 2.0}, {"tuned_with": "smo_wss2"}
+
+    monkeypatch.setattr(tuned_points, "git_state", lambda: ("c0ffee", False))
+    TunedPoints(tmp_path, context).search(platt, PROTOCOL, 0, run)
+    assert TunedPoints(tmp_path, context).search(platt, PROTOCOL, 0, run)[1]["tuning_reused"]
+    assert TunedPoints(tmp_path, context, "commit", "c0ffee").search(
+        platt, PROTOCOL, 0, run)[1]["tuning_reused"]
+    assert len(runs) == 1
+    assert not TunedPoints(tmp_path, context, "commit", "d00d").search(
+        platt, PROTOCOL, 0, run)[1]["tuning_reused"]  # another commit's: searched again
+    assert len(runs) == 2
+    monkeypatch.setattr(tuned_points, "PROCESS_STARTED", time.time() + 60)  # a later run
+    assert not TunedPoints(tmp_path, context, "none").search(
+        platt, PROTOCOL, 0, run)[1]["tuning_reused"]
+    assert len(runs) == 3
+    monkeypatch.setattr(tuned_points, "PROCESS_STARTED", time.time() - 60)  # this run's
+    assert TunedPoints(tmp_path, context, "none").search(
+        platt, PROTOCOL, 0, run)[1]["tuning_reused"]
+    monkeypatch.setattr(tuned_points, "git_state", lambda: ("c0ffee", True))
+    TunedPoints(tmp_path, context, "none").search({**platt, "C": 1.0}, {**PROTOCOL, "k": 4}, 0,
+                                                  run)  # a dirty tree's search
+    assert not TunedPoints(tmp_path, context, "commit", "c0ffee").search(
+        platt, {**PROTOCOL, "k": 4}, 0, run)[1]["tuning_reused"]
