@@ -22,14 +22,11 @@ from svmbench.kernels.compile_cache import JIT_SOURCES, PACKAGE, SourceKeyedLoca
 
 ROOT = PACKAGE.parent
 
-FIRST_FIT = """
+# a program's preamble: ``compiled`` collects the name of every function numba compiles
+COUNT_COMPILES = """
 import json
-import numba
 import numpy as np
 from numba.core import event
-from svmbench.kernels import provider
-from svmbench.solvers import smo
-
 compiled = []
 class Count(event.Listener):
     def on_start(self, ev):
@@ -37,6 +34,12 @@ class Count(event.Listener):
     def on_end(self, ev):
         pass
 event.register("numba:compile", Count())
+"""
+
+FIRST_FIT = COUNT_COMPILES + """
+import numba
+from svmbench.kernels import provider
+from svmbench.solvers import smo
 from svmbench.models import SMOSVC
 rng = np.random.default_rng(3)
 X = rng.normal(size=(60, 3))
@@ -102,17 +105,7 @@ def test_a_changed_source_file_is_compiled_anew_even_when_only_a_callee_changed(
     assert run(DIAGONAL, cache, copy)[0]["diag"] == [6.0, 10.0]
 
 
-COMPILED_DIAGONAL = """
-import json
-import numpy as np
-from numba.core import event
-compiled = []
-class Count(event.Listener):
-    def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
-    def on_end(self, ev):
-        pass
-event.register("numba:compile", Count())
+COMPILED_DIAGONAL = COUNT_COMPILES + """
 import svmbench
 from svmbench.kernels.provider import make_provider
 provider = make_provider(np.array([[1.0, 2.0], [3.0, 0.0]]), kernel="linear")
