@@ -7,7 +7,9 @@ algorithms that are no solver of ours: libsvm, onedal, optimum, target); :func:`
 the generated ones: ``dataset=<key>`` from the data registry (svmbench.data.configs),
 ``algorithm=<name>`` for every built-in solver from its spec's declaration
 (svmbench.specs.declared_configs) and for every solver of another package with the
-``${plugin_solvers:}`` resolver (svmbench.solvers.plugins), and ``algorithm_keys``, every key some
+``${plugin_solvers:}`` resolver (svmbench.solvers.plugins), the ``${builtin_solvers:}`` resolver
+(the built-in solvers' names: an experiment listing "every other solver of ours" takes a new one by
+itself), and ``algorithm_keys``, every key some
 algorithm config has, null (svmbench.algorithm_keys). It loads no solver unless another package
 declares one: describing an experiment's cells (svmbench.sweep) and so rendering a table need no
 engine. The command (svmbench.runner.main) registers once before Hydra composes and then widens
@@ -72,6 +74,20 @@ def store_plugin_configs():
         ConfigStore.instance().store(group="algorithm", name=name, node=config)
 
 
+def builtin_solvers(peers=(), *left_out):
+    """``${builtin_solvers:[peers],[left out],...}`` in a config: the configs of ``peers``
+    (algorithms that are no solver of ours, e.g. libsvm), then the names of svmbench's solvers in
+    the order their modules declare them, but those in any ``left_out`` list (or mapping of name to
+    the reason for leaving it out)."""
+    names = list(declared_configs())
+    excluded = {name for names_or_reasons in left_out for name in names_or_reasons}
+    unknown = sorted(excluded - set(names))
+    if unknown:
+        raise ValueError(f"${{builtin_solvers:}} leaves out {unknown}, which are no solvers of "
+                         f"svmbench; its solvers are {sorted(names)}")
+    return OmegaConf.create([*peers, *(name for name in names if name not in excluded)])
+
+
 @functools.cache
 def register():
     """Put the generated config groups and the resolver in place, once per process."""
@@ -84,4 +100,5 @@ def register():
     OmegaConf.register_new_resolver(
         "plugin_solvers", lambda own=(): OmegaConf.create([*sorted(plugin_configs()), *own]),
         replace=True)
+    OmegaConf.register_new_resolver("builtin_solvers", builtin_solvers, replace=True)
     ConfigStore.instance().store(name="algorithm_keys", node=dict.fromkeys(configured_keys()))

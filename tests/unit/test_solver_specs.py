@@ -193,3 +193,27 @@ def test_a_built_in_solver_is_its_module():
 def test_a_config_made_from_a_spec_hashes_as_its_file_did(overrides, expected):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
         assert config_hash(cell_config(compose("config", overrides))) == expected
+
+
+def leaderboard_solvers(*overrides):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
+        config = compose("config", ["+experiment=leaderboard", *overrides])
+    return OmegaConf.to_container(config.leaderboard_solvers, resolve=True)
+
+
+def test_a_new_built_in_solver_joins_the_leaderboard_by_itself():
+    """Every built-in is in one part of the board or left out with its reason: `ours` is the
+    rest, from the specs, so a solver added in its module is on the board with no list edited."""
+    lists = leaderboard_solvers()
+    parts = ("references", "meb_references", "meb", "tuned_by_gs_svm", "ours")
+    placed = [name for part in parts for name in lists[part]]
+    assert len(placed) == len(set(placed))
+    assert set(placed) | set(lists["left_out"]) == set(declared_specs()) | {"libsvm", "onedal"}
+    assert all(reason.strip() for reason in lists["left_out"].values())
+    moved = leaderboard_solvers("leaderboard_solvers.tuned_by_gs_svm=[]")["ours"]
+    assert sorted(moved) == sorted([*lists["ours"], "rsvm"])
+
+
+def test_the_built_in_solvers_resolver_refuses_a_name_that_is_no_solver():
+    with pytest.raises(Exception, match=r"leaves out \['smo_wss3'\], which are no solvers"):
+        leaderboard_solvers("leaderboard_solvers.meb=[fw, mfw, smo_wss3]")
