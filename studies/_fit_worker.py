@@ -101,8 +101,9 @@ class FitWorker:
         self.memory = shared_memory.SharedMemory(create=True,
                                                  size=int(np.prod(CURVE_SHAPE)) * 8)
         self.curve = curve_in(self.memory)
-        # (iteration, K2, K1, gap) of the last fit stopped, at its last checkpoint
-        self.progress = None
+        # (iteration, K2, K1, gap) of the last fit stopped, at its last checkpoint, and the
+        # seconds it ran
+        self.progress, self.ran = None, None
 
     def fit(self, params, threads, budget, keep_going=None):
         """((wall, CPU), summary) of one fit, or None when it was not done within ``budget``
@@ -124,8 +125,9 @@ class FitWorker:
                 self.last_checkpoint(), time.perf_counter() - started):
             done = self.connection.poll(POLL_S)
         if not done:
-            self.stop()
             self.progress = self.last_checkpoint()
+            self.ran = time.perf_counter() - started
+            self.stop()
             return None
         return self.connection.recv(), self.connection.recv()
 

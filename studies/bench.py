@@ -215,12 +215,10 @@ def timed_fit(contender, data, all_cores, budget, worker, keep=True, keep_going=
     (past_budget)."""
     X, y, X_test, y_test = data
     if contender.solver in SLOW_SOLVERS:
-        started = time.perf_counter()
         done = worker.fit(contender.params, contender.threads, budget, keep_going)
         contender.stopped = contender.over_budget = done is None
         if done is None:
-            contender.progress = worker.progress
-            contender.stopped_after = time.perf_counter() - started
+            contender.progress, contender.stopped_after = worker.progress, worker.ran
         if done is not None:
             (wall, cpu), contender.summary = done
             if keep:
@@ -400,14 +398,14 @@ def bound_note(contender, row, row_seconds, gamma, y, budget):
                else "within the budget: the rest of its time is not shown to be the rule's")
     if not contender.stopped:
         return (f"; finished in {row['wall s']:.0f} s: its rule's kernel entries alone >= "
-                f"{bound:.0f} s ({costs}), {verdict}")
+                f"{bound:.3g} s ({costs}), {verdict}")
     iteration, requested, computed, gap = contender.progress
     stop = ("" if contender.solver == "smo_platt"
             else f", its stop at <= {2 * contender.params['tol']:g}")
     pair = ", the class pair it was on" if pair_length(y) < y.shape[0] else ""
     return (f"; stopped after {contender.stopped_after:.0f} s at iteration {iteration} (last "
             f"checkpoint{pair}: violation {gap:.3g}{stop}; K2 {requested:.4g}, K1 "
-            f"{computed:.4g}): its rule's kernel entries alone >= {bound:.0f} s ({costs}), "
+            f"{computed:.4g}): its rule's kernel entries alone >= {bound:.3g} s ({costs}), "
             f"{verdict}")
 
 
@@ -439,7 +437,7 @@ def with_inherited_bounds(earlier, found, budget):
             if len(below):
                 source = below.loc[below["rule s"].idxmax()]
                 row["bound s"] = bound = float(source["rule s"])
-                row["note"] += (f"; its rule's kernel entries >= {bound:.0f} s, assumed from "
+                row["note"] += (f"; its rule's kernel entries >= {bound:.3g} s, assumed from "
                                 f"{source.dataset} C {source.C:g} gamma {source.gamma:g} (no "
                                 f"more samples, no larger C or gamma): "
                                 + ("above the budget" if bound > budget else

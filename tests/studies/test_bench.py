@@ -211,6 +211,7 @@ def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
         iteration, requested, computed, gap = worker.progress
         assert iteration > 0 and requested >= computed > 0 and gap > 2e-9
         assert [round(seconds) for _, seconds in asked] == [2, 2 + POLL_S]
+        assert 2 + POLL_S <= worker.ran < 2 + 2 * POLL_S  # stopped at the second no
         assert asked[-1][0][0] > asked[0][0][0]  # the fit went on past the budget
         quick = {"name": "rosen", "C": 0.5, "gamma": 0.5, "tol": 1e-3, "cache_mb": 100.0}
         (wall, _), summary = worker.fit(quick, 1, 600.0)
