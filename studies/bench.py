@@ -402,9 +402,10 @@ def bound_note(contender, row, row_seconds, gamma, y, budget):
     iteration, requested, computed, gap = contender.progress
     stop = ("" if contender.solver == "smo_platt"
             else f", its stop at <= {2 * contender.params['tol']:g}")
+    reached = "no violation recorded" if math.isnan(gap) else f"violation {gap:.3g}{stop}"
     pair = ", the class pair it was on" if pair_length(y) < y.shape[0] else ""
     return (f"; stopped after {contender.stopped_after:.0f} s at iteration {iteration} (last "
-            f"checkpoint{pair}: violation {gap:.3g}{stop}; K2 {requested:.4g}, K1 "
+            f"checkpoint{pair}: {reached}; K2 {requested:.4g}, K1 "
             f"{computed:.4g}): its rule's kernel entries alone >= {bound:.3g} s ({costs}), "
             f"{verdict}")
 

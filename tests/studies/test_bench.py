@@ -238,6 +238,33 @@ def test_a_fit_goes_on_past_the_budget_while_its_bound_may_pass_the_budget():
     assert bench.past_budget({}, 0.5, args) is None
 
 
+def test_a_stopped_cells_note_says_how_far_it_went_and_what_its_bound_shows():
+    """bound_note, with the a8a C 8 gamma 0.05 cell's numbers (load 10-13, not of record): the
+    iteration, violation and counts of the last checkpoint, the bound and the costs it assumes,
+    and within or above the budget; Platt records no violation."""
+    bench = load_bench()
+    costs = {0.05: 5.1e-9, "read": 3.19e-10}
+    y = np.repeat([0, 1], 50)
+    rosen = bench.Contender("rosen (1 thr)", "rosen", None, 1, {"tol": 1e-3}, stopped=True,
+                            over_budget=True, progress=(33005, 2.338e11, 1.843e8, 0.591),
+                            stopped_after=638.0)
+    row = {"rule s": bench.entry_seconds(rosen.progress, costs, 0.05)}
+    assert bench.bound_note(rosen, row, costs, 0.05, y, 600.0) == (
+        "; stopped after 638 s at iteration 33005 (last checkpoint: violation 0.591, its stop at "
+        "<= 0.002; K2 2.338e+11, K1 1.843e+08): its rule's kernel entries alone >= 75.5 s (K2 x "
+        "0.319 ns + K1 x 5.1 ns, the least measured costs of a requested and a computed entry), "
+        "within the budget: the rest of its time is not shown to be the rule's")
+    assert bench.bound_note(rosen, row, costs, 0.05, y, 60.0).endswith(
+        "above the budget: the published rule's cost")
+    platt = bench.Contender("smo_platt (1 thr)", "smo_platt", None, 1, {"tol": 1e-3},
+                            stopped=True, over_budget=True, stopped_after=638.0,
+                            progress=(1122471, 5.096e10, 2.7e8, math.nan))
+    assert "(last checkpoint: no violation recorded; K2" in bench.bound_note(
+        platt, row, costs, 0.05, y, 600.0)
+    assert bench.bound_note(platt, {}, costs, 0.05, y, 600.0) == \
+        "; no checkpoint before it was stopped: no bound"
+
+
 def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_and_the_check_of_that_assumption():
     """A slow solver's cell not run takes the largest bound of its cells with no more samples,
     no larger C and gamma; none when there is no such cell; the headline counts them and the
