@@ -4,7 +4,8 @@ A numba fit cannot be interrupted from Python (no signal reaches compiled code),
 solver's cell can take hours (Rosen on w7a, issue 30), so the bench runs these fits in a spawned
 process (``spawn``: numba's OpenMP layer is not fork-safe) that holds the data set and keeps its
 kernel-cache pool between fits, as the bench's own process does. A fit not done within the
-budget has its worker killed; the next fit starts a new one. The worker writes its fits'
+budget has its worker killed (or later, while the bench asks: studies/bench.py, past_budget);
+the next fit starts a new one. The worker writes its fits'
 convergence checkpoints into memory it shares with the bench (svmbench.solvers.checkpoints,
 ``Checkpoints.shared``), so that a stopped fit still tells how far it went (``progress``).
 """
@@ -21,10 +22,11 @@ from threadpoolctl import threadpool_limits
 from svmbench.algorithms import build_estimator
 from svmbench.referee import certify_scikit_learn
 from svmbench.solvers.base import FAULTS
-from svmbench.solvers.checkpoints import COUNT, MAX_POINTS, Checkpoints, last_point
+from svmbench.solvers.checkpoints import COUNT, GAP, MAX_POINTS, Checkpoints, last_point
 from svmbench.warm_up import warm_up
 
 CURVE_SHAPE = (1 + MAX_POINTS, 6)  # a curve's array (checkpoints.new_curve)
+POLL_S = 5.0  # past the budget, seconds between two readings of the fit's progress
 
 
 def one_blas_thread():
@@ -99,12 +101,15 @@ class FitWorker:
         self.memory = shared_memory.SharedMemory(create=True,
                                                  size=int(np.prod(CURVE_SHAPE)) * 8)
         self.curve = curve_in(self.memory)
-        self.progress = None  # (iteration, K2, K1) of the last fit stopped, at its last checkpoint
+        # (iteration, K2, K1, gap) of the last fit stopped, at its last checkpoint, and the
+        # seconds it ran
+        self.progress, self.ran = None, None
 
-    def fit(self, params, threads, budget):
+    def fit(self, params, threads, budget, keep_going=None):
         """((wall, CPU), summary) of one fit, or None when it was not done within ``budget``
         seconds of wall time (the worker is then killed, and ``progress`` tells how far the fit
-        went: its last checkpoint, or None before its first)."""
+        went: its last checkpoint, or None before its first). Past the budget, the fit goes on
+        while ``keep_going(progress, seconds since it started)`` is true (read every POLL_S)."""
         if self.process is None:
             context = multiprocessing.get_context("spawn")
             self.connection, child = context.Pipe()
@@ -114,11 +119,24 @@ class FitWorker:
             self.connection.recv()  # "ready": compiled, outside the budget
         self.curve[0, COUNT] = 0  # no point yet
         self.connection.send((params, threads))
-        if not self.connection.poll(budget):
+        started = time.perf_counter()
+        done = self.connection.poll(budget)
+        while not done and keep_going is not None and keep_going(
+                self.last_checkpoint(), time.perf_counter() - started):
+            done = self.connection.poll(POLL_S)
+        if not done:
+            self.progress = self.last_checkpoint()
+            self.ran = time.perf_counter() - started
             self.stop()
-            self.progress = last_point(self.curve)
             return None
         return self.connection.recv(), self.connection.recv()
+
+    def last_checkpoint(self):
+        """(iteration, K2, K1, gap) of the running fit's last checkpoint (of the class pair it
+        is fitting), or None before its first."""
+        point = last_point(self.curve)
+        return None if point is None else (*point, float(self.curve[int(self.curve[0, COUNT]),
+                                                                    GAP]))
 
     def stop(self):
         """Kill the worker (the next fit starts a new one)."""

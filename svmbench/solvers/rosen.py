@@ -41,7 +41,6 @@ from svmbench.solvers.smo_step import (
     in_low_set,
     in_up_set,
     is_free,
-    max_violation,
     outcome,
     smo_settings,
 )
@@ -51,26 +50,38 @@ GROUP = 8  # cached Q rows added to Q d in one pass over it
 
 
 @njit(cache=True)
-def free_set(y, alpha, gradient, C, support):
-    """Write J = {0 < a_i < C} into ``support`` in position order; return (mean over J of
-    F = y G, N = |J|, max_J F - min_J F), mean and spread 0 when J is empty."""
+def step_and_scan(y, alpha, gradient, lam, qd, C, support):
+    """G += lam Q d (lam = 0 on a zero qd: the scan alone), qd zeroed for the next Q d, and in
+    the same pass over the samples what the stop test and the next direction read: J = {0 < a_i
+    < C} into ``support`` in position order. Returns (N = |J|, the mean over J of F = y G,
+    max_J F - min_J F, b_low - b_up, argmin F over I_up, argmax F over I_low) (Keerthi et al.
+    2001, eq. 12: the gap -inf and an index -1 when a set is empty; the first position of a
+    tie), the mean and spread 0 when J is empty. One pass where the gradient update, the stop
+    test and the free set took three (issue 42), each value as each of those passes made it."""
     total, count, low, high = 0.0, 0, np.inf, -np.inf
+    b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
     for i in range(alpha.shape[0]):
+        gradient[i] += lam * qd[i]
+        qd[i] = 0.0
+        f = y[i] * gradient[i]
+        if in_up_set(y[i], alpha[i], C) and f < b_up:
+            b_up, i_up = f, i
+        if in_low_set(y[i], alpha[i], C) and f > b_low:
+            b_low, i_low = f, i
         if is_free(alpha[i], C):
-            f = y[i] * gradient[i]
             total += f
             support[count] = i
             count += 1
             low, high = min(low, f), max(high, f)
     if count == 0:
-        return 0.0, 0, 0.0
-    return total / count, count, high - low
+        return 0, 0.0, 0.0, b_low - b_up, i_up, i_low
+    return count, total / count, high - low, b_low - b_up, i_up, i_low
 
 
 @njit(cache=True, inline="always")
 def multiplier(y_i, alpha_i, gradient_i, C, mean):
     """Eq. (4): u_i = G_i - y_i/N sum_J y_k G_k on J0 (a_i = 0), -G_i + y_i/N sum_J y_k G_k on
-    JC (a_i = C), 0 on J; ``mean`` = 1/N sum_J y_k G_k (free_set's, N >= 1)."""
+    JC (a_i = C), 0 on J; ``mean`` = 1/N sum_J y_k G_k (step_and_scan's, N >= 1)."""
     if is_free(alpha_i, C):
         return 0.0
     if alpha_i <= 0.0:
@@ -90,19 +101,6 @@ def most_negative_multiplier(y, alpha, gradient, C, mean):
 
 
 @jit_callee
-def maximal_violating_pair(y, alpha, gradient, C):
-    """(argmin F over I_up, argmax F over I_low) (Keerthi et al. 2001, eq. 12)."""
-    b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
-    for i in range(alpha.shape[0]):
-        f = y[i] * gradient[i]
-        if in_up_set(y[i], alpha[i], C) and f < b_up:
-            b_up, i_up = f, i
-        if in_low_set(y[i], alpha[i], C) and f > b_low:
-            b_low, i_low = f, i
-    return i_up, i_low
-
-
-@jit_callee
 def project(y, gradient, support, count, d):
     """d_i = -(G_i - y_i / count sum_{k in support} y_k G_k) on the support, the projection of
     -G (§3, and eq. (5) when the support holds the released sample); d is 0 elsewhere."""
@@ -116,13 +114,12 @@ def project(y, gradient, support, count, d):
 
 
 @njit(cache=True)
-def direction(y, alpha, gradient, C, tol, support, d):
-    """Fill d (zero outside ``support``) with this iteration's feasible descent direction and
-    ``support`` with its nonzero positions; return their count (0: no sample to release)."""
-    d[:] = 0.0
-    mean, count, spread = free_set(y, alpha, gradient, C, support)
+def direction(y, alpha, gradient, C, tol, support, d, scanned):
+    """Fill d (zero on entry) with this iteration's feasible descent direction and ``support``
+    (J from ``scanned``, step_and_scan's answer at this point) with its nonzero positions;
+    return their count (0: no sample to release)."""
+    count, mean, spread, _, i_up, i_low = scanned
     if count == 0:  # the equality multiplier is free: release the maximal violating pair
-        i_up, i_low = maximal_violating_pair(y, alpha, gradient, C)
         if i_up < 0 or i_low < 0 or i_up == i_low:
             return 0
         support[0], support[1] = i_up, i_low
@@ -176,13 +173,13 @@ def add_rows(out, pool, offsets, weights, count):
 
 @njit(cache=True)
 def q_times_direction(provider, support, count, d, out, offsets, weights):
-    """out = Q d from the Q rows of the support, requested in support order, one request per
-    row, as one row at a time would ask (same counts, same LRU order). A row the cache holds
+    """out += Q d (out is zero on entry: step_and_scan leaves it so) from the Q rows of the
+    support, requested in support order, one request per row, as one row at a time would ask
+    (same counts, same LRU order). A row the cache holds
     is only noted (its offset in the pool) and added with the held rows after it, GROUP at a
     time (add_rows); before a row the cache must compute, the held rows are added first (the
     computation may evict or move them), then the computed row alone."""
     n = out.shape[0]
-    out[:] = 0.0
     cache, settings, counters = provider.cache, provider.settings, provider.counters
     held = 0
     for t in range(count):
@@ -224,31 +221,28 @@ def step_length(alpha, gradient, C, support, count, d, qd):
 
 
 @njit(cache=True)
-def rosen_step(provider, y, alpha, gradient, C, tol, support, d, qd, offsets, weights):
-    """One iteration: direction, Q d, clipped exact line search, update of alpha and G. Returns
-    False when there is no direction to move along."""
-    count = direction(y, alpha, gradient, C, tol, support, d)
-    if count == 0:
-        return False
-    q_times_direction(provider, support, count, d, qd, offsets, weights)
+def move(alpha, gradient, C, support, count, d, qd):
+    """The clipped exact line search along d and the update of alpha, d zeroed on the support
+    for the next direction; returns lambda (not finite: nothing moved, d kept). G is updated
+    after, from qd, by step_and_scan."""
     lam, blocked = step_length(alpha, gradient, C, support, count, d, qd)
     if not np.isfinite(lam):
-        return False
+        return lam
     for t in range(count):
         i = support[t]
         if blocked and room(alpha[i], d[i], C) <= lam:  # the blocking sample (and any tie)
             alpha[i] = C if d[i] > 0.0 else 0.0
         else:
             alpha[i] = min(C, max(0.0, alpha[i] + lam * d[i]))
-    for k in range(gradient.shape[0]):
-        gradient[k] += lam * qd[k]
-    return True
+        d[i] = 0.0
+    return lam
 
 
 @njit(cache=True)
 def rosen_loop(provider, y, C, tol, max_iter, curve):
     """Steps until b_low - b_up <= 2 tol; checkpoints of the objective and b_low - b_up into
-    ``curve``."""
+    ``curve``. An iteration: direction, Q d (the one call that takes the provider), move, then
+    step_and_scan, whose one pass updates G and finds the stop test's gap and the next J."""
     n = y.shape[0]
     alpha = np.zeros(n)
     gradient = -np.ones(n)  # G = Qa - 1 at a = 0
@@ -256,16 +250,22 @@ def rosen_loop(provider, y, C, tol, max_iter, curve):
     d, qd = np.zeros(n), np.zeros(n)
     offsets, weights = np.empty(n, dtype=np.int64), np.empty(n)  # q_times_direction's rows
     iterations = 0
-    gap = max_violation(alpha, gradient, y, C, n)
+    scanned = step_and_scan(y, alpha, gradient, 0.0, qd, C, support)
+    gap = scanned[3]
     converged = gap <= 2.0 * tol
     while not converged and iterations < max_iter:
         if due(curve, iterations):
             note(curve, iterations, provider.counters, dual_objective(alpha, gradient), gap)
-        if not rosen_step(provider, y, alpha, gradient, C, tol, support, d, qd, offsets,
-                          weights):
+        count = direction(y, alpha, gradient, C, tol, support, d, scanned)
+        if count == 0:
             break
+        q_times_direction(provider, support, count, d, qd, offsets, weights)
+        lam = move(alpha, gradient, C, support, count, d, qd)
+        if not np.isfinite(lam):
+            break
+        scanned = step_and_scan(y, alpha, gradient, lam, qd, C, support)
         iterations += 1
-        gap = max_violation(alpha, gradient, y, C, n)
+        gap = scanned[3]  # b_low - b_up
         converged = gap <= 2.0 * tol
     result = outcome(alpha, gradient, y, C, iterations, converged)
     close(curve, iterations, provider.counters, result[4], gap)

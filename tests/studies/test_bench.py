@@ -2,6 +2,7 @@
 times, the kernel columns, the summary per solver and the time budget."""
 
 import importlib.util
+import math
 import os
 import sys
 from pathlib import Path
@@ -82,14 +83,18 @@ def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp
                 "smo_mod1", "--max-train", "100", "--repeats", "2", "--budget", "0", "--output",
                 str(output)])
     text = output.read_text()
-    assert text.count("| smo_mod1 (1 thr) |") == 1 and "over budget: stopped at 0 s |" in text
-    assert text.count("| smo_mod1 (") == 2  # the other thread count: not tried, said so
+    assert text.count("| smo_mod1 (1 thr) |") == 18  # 1 stopped, 17 not run, said so
+    assert "over budget: stopped at 0 s; no checkpoint before it was stopped: no bound |" in text
+    assert text.count("| not run (a cell before it was over the budget) |") == 17
+    assert text.count("| smo_mod1 (") == 19  # the other thread count: not tried, said so
     assert "not run: over budget at 1 thread |" in text
     assert "smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125; not run on the later cells" in text
     assert "smo_mod1: not run on this set: over budget on a1a (n = 100)." in text
     assert text.count("| SVC (LIBSVM) |") == 18
     assert "- smo_mod1, every cell within the budget (0 s): 0 of 18 cells finished at 1 thread;" \
         " over budget on a1a" in text
+    assert "- smo_mod1, cells over the budget: 1 fitted (0 finished late), 0 of them with a " \
+        "measured bound of the rule's kernel entries above the budget; 17 not run, 0 of them" in text
 
 
 @pytest.mark.data
@@ -181,11 +186,12 @@ def test_time_per_requested_entry_is_that_of_reading_rows():
 
 
 def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
-    """The worker shares its fits' checkpoints with the bench: a fit killed at the budget leaves
-    its last checkpoint (iteration, K2, K1), and the next fit in a new worker finishes with the
-    counts of the same fit made here."""
+    """The worker shares its fits' checkpoints with the bench: a fit killed at the budget, or
+    later while keep_going asks (read every POLL_S past the budget), leaves its last checkpoint
+    (iteration, K2, K1, gap), and the next fit in a new worker finishes with the counts of the
+    same fit made here."""
     sys.path.insert(0, str(BENCH.parent))
-    from _fit_worker import FitWorker, summarize
+    from _fit_worker import POLL_S, FitWorker, summarize
 
     from svmbench.algorithms import build_estimator
 
@@ -195,9 +201,18 @@ def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
     worker = FitWorker((X, y, X[:10], y[:10]), ["rosen"])
     try:
         slow = {"name": "rosen", "C": 1e6, "gamma": 2.0, "tol": 1e-9, "cache_mb": 100.0}
-        assert worker.fit(slow, 1, 3.0) is None
-        iteration, requested, computed = worker.progress
-        assert iteration > 0 and requested >= computed > 0
+        asked = []
+
+        def keep_going(progress, seconds):
+            asked.append((progress, seconds))
+            return seconds < 3.0
+
+        assert worker.fit(slow, 1, 2.0, keep_going) is None
+        iteration, requested, computed, gap = worker.progress
+        assert iteration > 0 and requested >= computed > 0 and gap > 2e-9
+        assert [round(seconds) for _, seconds in asked] == [2, 2 + POLL_S]
+        assert 2 + POLL_S <= worker.ran < 2 + 2 * POLL_S  # stopped at the second no
+        assert asked[-1][0][0] > asked[0][0][0]  # the fit went on past the budget
         quick = {"name": "rosen", "C": 0.5, "gamma": 0.5, "tol": 1e-3, "cache_mb": 100.0}
         (wall, _), summary = worker.fit(quick, 1, 600.0)
         expected = summarize(build_estimator(quick).fit(X, y), X[:10], y[:10])
@@ -205,6 +220,79 @@ def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
         assert summary == expected and wall > 0
     finally:
         worker.close()
+
+
+def test_a_fit_goes_on_past_the_budget_while_its_bound_may_pass_the_budget():
+    """past_budget: budget 10 s, cap 3 budgets, 1 ns per computed and 0.1 ns per requested
+    entry: a bound of 5 s after 12 s grows past 10 s by 30 s (go on), after 25 s it would not
+    (stop); a bound above the budget is shown (stop); nothing past the cap or before a
+    checkpoint; no costs (no slow solver at 1 thread): no keep_going."""
+    bench = load_bench()
+    args = bench.parse(["--budget", "10", "--bound-cap", "3"])
+    keep_going = bench.past_budget({0.5: 1e-9, "read": 1e-10}, 0.5, args)
+    five = (100, 10**10, 4 * 10**9, 0.1)  # 1 s + 4 s
+    assert bench.entry_seconds(five, {0.5: 1e-9, "read": 1e-10}, 0.5) == pytest.approx(5.0)
+    assert keep_going(five, 12.0) and not keep_going(five, 25.0)
+    assert not keep_going((100, 10**10, 10**10, 0.1), 12.0)  # 11 s: shown
+    assert not keep_going(five, 30.0) and not keep_going(None, 12.0)
+    assert bench.past_budget({}, 0.5, args) is None
+
+
+def test_a_stopped_cells_note_says_how_far_it_went_and_what_its_bound_shows():
+    """bound_note, with the a8a C 8 gamma 0.05 cell's numbers (load 10-13, not of record): the
+    iteration, violation and counts of the last checkpoint, the bound and the costs it assumes,
+    and within or above the budget; Platt records no violation."""
+    bench = load_bench()
+    costs = {0.05: 5.1e-9, "read": 3.19e-10}
+    y = np.repeat([0, 1], 50)
+    rosen = bench.Contender("rosen (1 thr)", "rosen", None, 1, {"tol": 1e-3}, stopped=True,
+                            over_budget=True, progress=(33005, 2.338e11, 1.843e8, 0.591),
+                            stopped_after=638.0)
+    row = {"rule s": bench.entry_seconds(rosen.progress, costs, 0.05)}
+    assert bench.bound_note(rosen, row, costs, 0.05, y, 600.0) == (
+        "; stopped after 638 s at iteration 33005 (last checkpoint: violation 0.591, its stop at "
+        "<= 0.002; K2 2.338e+11, K1 1.843e+08): its rule's kernel entries alone >= 75.5 s (K2 x "
+        "0.319 ns + K1 x 5.1 ns, the least measured costs of a requested and a computed entry), "
+        "within the budget: the rest of its time is not shown to be the rule's")
+    assert bench.bound_note(rosen, row, costs, 0.05, y, 60.0).endswith(
+        "above the budget: the published rule's cost")
+    platt = bench.Contender("smo_platt (1 thr)", "smo_platt", None, 1, {"tol": 1e-3},
+                            stopped=True, over_budget=True, stopped_after=638.0,
+                            progress=(1122471, 5.096e10, 2.7e8, math.nan))
+    assert "(last checkpoint: no violation recorded; K2" in bench.bound_note(
+        platt, row, costs, 0.05, y, 600.0)
+    assert bench.bound_note(platt, {}, costs, 0.05, y, 600.0) == \
+        "; no checkpoint before it was stopped: no bound"
+
+
+def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_and_the_check_of_that_assumption():
+    """A slow solver's cell not run takes the largest bound of its cells with no more samples,
+    no larger C and gamma; none when there is no such cell; the headline counts them and the
+    ordered pairs of finished cells whose bound does not fall."""
+    bench = load_bench()
+    base = {"dataset": "s", "n": 100, "solver": "rosen", "contender": "rosen (1 thr)",
+            "threads": 1}
+    earlier = [{**base, "C": 1.0, "gamma": 1.0, "wall s": 50.0, "rule s": 40.0, "note": ""},
+               {**base, "C": 4.0, "gamma": 1.0, "wall s": 500.0, "rule s": 450.0, "note": ""},
+               {**base, "C": 16.0, "gamma": 1.0, "wall s": math.nan, "rule s": 700.0,
+                "note": "over budget: stopped at 600 s; ..."}]
+    peer = {"dataset": "t", "n": 200, "solver": "SVC (LIBSVM)", "contender": "SVC (LIBSVM)",
+            "threads": math.nan, "wall s": 1.0, "note": ""}
+    found = [{**peer, "C": C, "gamma": 1.0} for C in (0.5, 16.0, 64.0)]
+    rows = bench.with_inherited_bounds(earlier, found, 600.0)
+    added = {row["C"]: row for row in rows if row["solver"] == "rosen"}
+    assert sorted(added) == [0.5, 16.0, 64.0] and "bound s" not in added[0.5]
+    assert added[16.0]["bound s"] == added[64.0]["bound s"] == 700.0
+    assert added[64.0]["note"] == (
+        "not run (a cell before it was over the budget); its rule's kernel entries >= 700 s, "
+        "assumed from s C 16 gamma 1 (no more samples, no larger C or gamma): above the budget")
+    frame = pd.DataFrame(earlier + rows)
+    assert bench.monotone_pairs(frame, "rosen") == (1, 1)
+    args = bench.parse(["--solvers", "rosen", "--budget", "600"])
+    assert bench.bound_headline(frame, args) == (
+        "\n- rosen, cells over the budget: 1 fitted (0 finished late), 1 of them with a measured "
+        "bound of the rule's kernel entries above the budget; 3 not run, 2 of them with such a "
+        "bound assumed from a smaller cell (held on 1 of 1 ordered pairs of finished cells)")
 
 
 def test_the_header_reports_each_solvers_cold_start_and_the_target(monkeypatch):

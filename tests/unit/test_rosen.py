@@ -1,6 +1,9 @@
 """Rosen's gradient projection (rosen-projection-svm §3): feasibility and descent of every step,
 the multipliers of eq. (4) against a least-squares KKT solve, the optimum against smo_wss2 and
-scikit-learn's SVC, and the IDA realizations the tables run on."""
+scikit-learn's SVC, the path of main's unfused code (c35b1c9a, issue 42: a step's passes fused,
+the same iterations, counts and bits), and the IDA realizations the tables run on."""
+
+import hashlib
 
 import numpy as np
 import pytest
@@ -19,12 +22,12 @@ from svmbench.models import SMOSVC, RosenSVC
 from svmbench.solvers import get_solver
 from svmbench.solvers.rosen import (
     direction,
-    free_set,
+    move,
     multiplier,
     q_times_direction,
-    rosen_step,
+    step_and_scan,
 )
-from svmbench.solvers.smo_step import max_violation
+from svmbench.solvers.smo_step import max_violation, outcome
 
 
 def random_problem(seed, n):
@@ -53,17 +56,23 @@ def test_every_step_is_feasible_and_descends(seed, n, C, gamma, tol):
     support, d, qd = np.empty(n, dtype=np.int64), np.zeros(n), np.zeros(n)
     offsets, weights = np.empty(n, dtype=np.int64), np.empty(n)
     objective = 0.0
+    scanned = step_and_scan(y, alpha, gradient, 0.0, qd, C, support)
     for _ in range(300):
-        if max_violation(alpha, gradient, y, C, n) <= 2.0 * tol:
+        assert scanned[3] == max_violation(alpha, gradient, y, C, n)
+        if scanned[3] <= 2.0 * tol:
             break
-        count = direction(y, alpha, gradient, C, tol, support, d)
+        count = direction(y, alpha, gradient, C, tol, support, d, scanned)
         assert count > 0
         slope, norm2 = gradient @ d, d @ d
         assert slope < 0.0
         assert slope == pytest.approx(-norm2, rel=1e-9)
         assert abs(y @ d) <= 1e-12 * (1.0 + np.abs(d).sum())
         assert np.all(d[alpha <= 0.0] >= 0.0) and np.all(d[alpha >= C] <= 0.0)
-        assert rosen_step(q, y, alpha, gradient, C, tol, support, d, qd, offsets, weights)
+        q_times_direction(q, support, count, d, qd, offsets, weights)
+        lam = move(alpha, gradient, C, support, count, d, qd)
+        assert np.isfinite(lam) and not d.any()
+        scanned = step_and_scan(y, alpha, gradient, lam, qd, C, support)
+        assert not qd.any()
         assert np.all(alpha >= 0.0) and np.all(alpha <= C)
         assert abs(y @ alpha) <= 1e-10 * C * n
         now = dual_objective(X, y, alpha, gamma)
@@ -85,7 +94,8 @@ def test_multipliers_of_eq4_solve_the_kkt_system_in_least_squares(seed, n):
     at_zero, at_c = np.flatnonzero(alpha == 0.0), np.flatnonzero(alpha == C)
     M = np.vstack([-np.eye(n)[at_zero], np.eye(n)[at_c], y[None, :]])
     beta = np.linalg.lstsq(M.T, -gradient, rcond=None)[0]
-    mean, _, _ = free_set(y, alpha, gradient, C, np.empty(n, dtype=np.int64))
+    mean = step_and_scan(y, alpha, gradient.copy(), 0.0, np.zeros(n), C,
+                         np.empty(n, dtype=np.int64))[1]
     u = np.array([multiplier(y[i], alpha[i], gradient[i], C, mean) for i in range(n)])
     np.testing.assert_allclose(u[at_zero], beta[: at_zero.size], atol=1e-10)
     np.testing.assert_allclose(u[at_c], beta[at_zero.size: at_zero.size + at_c.size], atol=1e-10)
@@ -108,8 +118,9 @@ def test_q_times_direction_adds_rows_as_one_row_at_a_time(seed, count, cached_ro
     d = rng.normal(size=n)
     grouped = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=0.7, cache_mb=cache_mb)
     single = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=0.7, cache_mb=cache_mb)
-    out, offsets, weights = np.empty(n), np.empty(n, dtype=np.int64), np.empty(n)
+    offsets, weights = np.empty(n, dtype=np.int64), np.empty(n)
     for support in (forward, forward[::-1].copy()):
+        out = np.zeros(n)
         q_times_direction(grouped, support, count, d, out, offsets, weights)
         expected = np.zeros(n)
         for j in support:
@@ -144,6 +155,133 @@ def test_optimum_at_1e6_agrees_with_smo_wss2_and_scikit_learn(data, C, gamma):
     assert ours == pytest.approx(dual_objective(X, y, alpha_reference, gamma), rel=1e-6)
     assert ours == pytest.approx(dual_objective(X, y, rosen.fit_results_[0].alpha, gamma),
                                  rel=1e-6)
+
+
+def unfused_rosen(q, y, C, tol, max_iter):
+    """main's Rosen (c35b1c9a) in Python, pass by pass as it ran: the free set, the multiplier
+    test, the gradient update and the stop test each their own pass, Q d one requested row at a
+    time into a zeroed vector; the same operations on the same values in the same order, so the
+    same bits. Returns (alpha, bias, iterations)."""
+    n = y.shape[0]
+    alpha, gradient = np.zeros(n), -np.ones(n)
+    iterations = 0
+    while max_violation(alpha, gradient, y, C, n) > 2.0 * tol and iterations < max_iter:
+        F = y * gradient
+        support = [i for i in range(n) if 0.0 < alpha[i] < C]
+        if not support:  # the maximal violating pair, first position of a tie
+            up = [i for i in range(n) if (alpha[i] < C if y[i] > 0 else alpha[i] > 0.0)]
+            low = [i for i in range(n) if (alpha[i] > 0.0 if y[i] > 0 else alpha[i] < C)]
+            if not up or not low:
+                break
+            i_up, i_low = min(up, key=lambda i: (F[i], i)), max(low, key=lambda i: (F[i], -i))
+            if i_up == i_low:
+                break
+            support = [i_up, i_low]
+        else:
+            total = 0.0
+            for i in support:
+                total += F[i]
+            mean, spread = total / len(support), max(F[support]) - min(F[support])
+            best, released = 0.0, -1
+            for i in range(n):
+                u = multiplier(y[i], alpha[i], gradient[i], C, mean)
+                if u < best:
+                    best, released = u, i
+            face = spread if spread > 2.0 * tol else 0.0
+            if released >= 0 and -best > face:
+                support.append(released)
+            elif face == 0.0:
+                break
+        total = 0.0
+        for i in support:
+            total += y[i] * gradient[i]
+        mean = total / len(support)
+        d = np.zeros(n)
+        for i in support:
+            d[i] = -(gradient[i] - y[i] * mean)
+        qd = np.zeros(n)
+        for j in support:
+            qd += d[j] * np.asarray(kernel_row(q, j, n)[:n], dtype=np.float64)
+        slope, curvature, lam_max = 0.0, 0.0, np.inf
+        rooms = {}
+        for i in support:
+            slope += gradient[i] * d[i]
+            curvature += d[i] * qd[i]
+            rooms[i] = ((C - alpha[i]) / d[i] if d[i] > 0.0 else -alpha[i] / d[i] if d[i] < 0.0
+                        else np.inf)
+            lam_max = min(lam_max, rooms[i])
+        lam = -slope / curvature if curvature > 0.0 else np.inf
+        blocked = lam_max <= lam
+        lam = lam_max if blocked else lam
+        if not np.isfinite(lam):
+            break
+        for i in support:
+            if blocked and rooms[i] <= lam:
+                alpha[i] = C if d[i] > 0.0 else 0.0
+            else:
+                alpha[i] = min(C, max(0.0, alpha[i] + lam * d[i]))
+        gradient += lam * qd
+        iterations += 1
+    return outcome(alpha, gradient, y, C, iterations, False)[:3]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(4, 60), C=st.floats(0.05, 50.0),
+       gamma=st.floats(0.05, 5.0), tol=st.sampled_from([1e-3, 1e-6]),
+       cached_rows=st.sampled_from([0, 2, 9, 100]))
+def test_the_fused_loop_takes_the_unfused_path_to_the_bit(seed, n, C, gamma, tol, cached_rows):
+    """The solver (one pass for G, the stop test and J; d and Q d zeroed where they were
+    written) against main's unfused steps in Python: the same iterations, alpha and bias to the
+    bit and the same K1 and K2, the cache off, holding two rows, some or all."""
+    X, y = random_problem(seed, n)
+    cache_mb = cached_rows * n * 4 / 2**20
+    fused = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=gamma, cache_mb=cache_mb)
+    unfused = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=gamma, cache_mb=cache_mb)
+    result = get_solver("rosen")(fused, y, {"C": C, "tol": tol, "max_iter": 2000})
+    alpha, bias, iterations = unfused_rosen(unfused, y, C, tol, 2000)
+    assert result.iterations == iterations
+    np.testing.assert_array_equal(result.alpha, alpha)
+    assert result.bias == bias
+    assert (result.kernel_requested, result.kernel_computed) == tuple(unfused.counters)
+
+
+def rows_mb(rows, n):
+    return rows * n * 4 / 2**20
+
+
+# main's code (c35b1c9a, before issue 42's fusion) on fixed problems: iterations, K1, K2, the
+# first 16 hex digits of sha256 of alpha's bytes, bias
+PINNED_PROBLEMS = {
+    "wdbc C 10 gamma 0.1 tol 1e-3": (wdbc, 10.0, 0.1, 1e-3, 100.0),
+    "wdbc C 10 gamma 0.1 tol 1e-6": (wdbc, 10.0, 0.1, 1e-6, 100.0),
+    "noisy C 1 gamma 0.5 cache off": (noisy, 1.0, 0.5, 1e-3, 0.0),
+    "noisy C 20 gamma 2 tol 1e-6 12 rows": (noisy, 20.0, 2.0, 1e-6, rows_mb(12, 200)),
+    "random 400 C 5 gamma 1 30 rows": (lambda: random_problem(11, 400), 5.0, 1.0, 1e-3,
+                                       rows_mb(30, 400)),
+}
+MAIN_PINS = {
+    "wdbc C 10 gamma 0.1 tol 1e-3": (1094, 42106, 12950440, "d4e82dd6d1deb5b2",
+                                     -0.542259666087647),
+    "wdbc C 10 gamma 0.1 tol 1e-6": (2412, 42106, 33108972, "98a86750de616929",
+                                     -0.5437827309659741),
+    "noisy C 1 gamma 0.5 cache off": (386, 826200, 826200, "b4096e9bb8c984c4",
+                                      0.3500108319186765),
+    "noisy C 20 gamma 2 tol 1e-6 12 rows": (2809, 32924800, 32971000, "0d520117a483b9cb",
+                                            0.42310884795308074),
+    "random 400 C 5 gamma 1 30 rows": (1589, 42558800, 44005600, "85964a0ab4176b1d",
+                                       0.0072498282630868065),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PINNED_PROBLEMS))
+def test_fixed_problems_keep_the_iterations_counts_and_bits_of_main(name):
+    make, C, gamma, tol, cache_mb = PINNED_PROBLEMS[name]
+    X, y = make()
+    q = make_qmatrix(X, y, "csvc", kernel="rbf", gamma=gamma, cache_mb=cache_mb)
+    result = get_solver("rosen")(q, y, {"C": C, "tol": tol, "max_iter": 10**6})
+    digest = hashlib.sha256(np.ascontiguousarray(result.alpha).tobytes()).hexdigest()[:16]
+    assert (result.iterations, result.kernel_computed, result.kernel_requested, digest,
+            result.bias) == MAIN_PINS[name]
 
 
 def test_counts_come_from_the_provider_and_the_cache_serves_repeated_rows():
