@@ -346,9 +346,13 @@ def best_biases(stack, y, sums):
     minimiser is the n_+-th smallest of the kinks (1 - s_i for y_i = +1, -1 - s_i for
     y_i = -1); with no y_i = +1 every slack is 0 below the smallest kink."""
     kinks = np.where(y > 0, 1.0 - sums, -1.0 - sums)
-    in_order = kinks[np.lexsort((kinks, stack.pair))]  # each pair's kinks ascending
+    sizes = np.diff(np.append(stack.starts, kinks.shape[0]))
+    # each pair's kinks ascending in a row of its own, NaN after them (numpy sorts NaN last)
+    in_order = np.full((sizes.shape[0], sizes.max()), math.nan)
+    in_order[stack.pair, np.arange(kinks.shape[0]) - stack.starts[stack.pair]] = kinks
+    in_order.sort(axis=1)
     positives = stack.total((y > 0).astype(np.intp))
-    return in_order[stack.starts + np.maximum(positives - 1, 0)]
+    return in_order[np.arange(sizes.shape[0]), np.maximum(positives - 1, 0)]
 
 
 def best_bias(y, sums):

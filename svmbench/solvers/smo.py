@@ -966,7 +966,11 @@ def wss2_parallel_from():
 
 def fit_threads(providers):
     """The FitThreads of a solve over ``providers``: numba's thread count, governed while the fit
-    runs, when a pass or a row of the longest problem may be split among threads; else one."""
+    runs, when a pass or a row of the longest problem may be split among threads; else one
+    (at once on one thread: a grid search's fits over a typed list of 21 Q-matrices spent longer
+    unboxing each from Python to ask than the solver's Python wrapper)."""
+    if get_num_threads() == 1:
+        return FitThreads(1)
     may_split = max(min(wss2_parallel_from(), provider.settings[PARALLEL_MIN]) <=
                     provider.signs.shape[0] for provider in providers)
     return FitThreads(get_num_threads() if may_split else 1)
