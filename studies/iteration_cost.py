@@ -81,7 +81,7 @@ def measure(cells, solvers, repeats, classes):
         warm_up(solver, "rbf")
     found = []
     for cell in cells:
-        name, C, gamma, (X, y) = cell_data(cell, classes)
+        _, C, gamma, (X, y) = cell_data(cell, classes)
         times = {solver: ([], []) for solver in solvers}
         counts = {}
         for round_ in range(repeats + 1):
@@ -110,8 +110,8 @@ def per_iteration(entry):
 def report(found):
     """One line per cell and solver: counts, times, us/it, bk us/it and its ratio to wss2's."""
     base = {e["cell"]: per_iteration(e)[1] for e in found if e["solver"] == "smo_wss2"}
-    lines = ["| cell | n | solver | iterations | K1 | K2 | CPU s | wall s | rows s | us/it | "
-             "bk us/it | bk / wss2 |", "|" + " --- |" * 12]
+    lines = [("| cell | n | solver | iterations | K1 | K2 | CPU s | wall s | rows s | us/it | "
+              "bk us/it | bk / wss2 |"), "|" + " --- |" * 12]
     for e in found:
         us, bk, rows = per_iteration(e)
         ratio = bk / base[e["cell"]] if e["cell"] in base else float("nan")
@@ -125,8 +125,8 @@ def report(found):
 def one_side(checkout, args, out):
     """Run this script for ``checkout`` in a fresh process (PYTHONPATH set to it), one fit per
     solver after the warm-up round, its entries into ``out``."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--repeats", "1", "--json", out,
-               "--solvers", *args.solvers, *args.cells]
+    command = [sys.executable, str(Path(__file__).resolve()), *args.cells, "--repeats", "1",
+               "--json", out, "--solvers", *args.solvers]
     if args.classes:
         command += ["--classes", str(args.classes)]
     env = {**os.environ, "PYTHONPATH": str(checkout)}
@@ -156,8 +156,8 @@ def compare(args):
                     raise AssertionError(f"{side} {key}: the path differs between rounds")
                 kept["cpu"] += e["cpu"]
                 kept["wall"] += e["wall"]
-    lines = ["| cell | solver | iterations | K1 | K2 | same path | us/it base | us/it this | "
-             "bk us/it base | bk us/it this | this / base (bk) | bk / wss2 this |",
+    lines = [("| cell | solver | iterations | K1 | K2 | same path | us/it base | us/it this | "
+              "bk us/it base | bk us/it this | this / base (bk) | bk / wss2 this |"),
              "|" + " --- |" * 12]
     for key, base in merged["base"].items():
         this = merged["this"][key]

@@ -116,7 +116,7 @@ def test_generated_problems_keep_their_pinned_paths(pins, seed, solver):
 def write():
     """Pin the paths of the code this runs on (main's, before a change of the bookkeeping)."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=Path(__file__).parent).stdout.strip()
+                            text=True, check=True, cwd=Path(__file__).parent).stdout.strip()
     pinned = {"commit": commit, "cpu": llvmlite.binding.get_host_cpu_name(),
               "generated": {str(seed): {solver: path_of(solver, *generated_problem(seed))
                                         for solver in SOLVERS} for seed in range(GENERATED)},
