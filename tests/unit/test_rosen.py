@@ -202,15 +202,15 @@ def unfused_rosen(q, y, C, tol, max_iter):
         qd = np.zeros(n)
         for j in support:
             qd += d[j] * np.asarray(kernel_row(q, j, n)[:n], dtype=np.float64)
-        slope, curvature, lam_max = 0.0, 0.0, np.inf
+        slope, d_q_d, lam_max = 0.0, 0.0, np.inf
         rooms = {}
         for i in support:
             slope += gradient[i] * d[i]
-            curvature += d[i] * qd[i]
+            d_q_d += d[i] * qd[i]
             rooms[i] = ((C - alpha[i]) / d[i] if d[i] > 0.0 else -alpha[i] / d[i] if d[i] < 0.0
                         else np.inf)
             lam_max = min(lam_max, rooms[i])
-        lam = -slope / curvature if curvature > 0.0 else np.inf
+        lam = -slope / d_q_d if d_q_d > 0.0 else np.inf
         blocked = lam_max <= lam
         lam = lam_max if blocked else lam
         if not np.isfinite(lam):
