@@ -144,6 +144,10 @@ def test_array_jobs_store_the_basic_launchers_records_each_naming_its_job(
     jobs = sorted((r["slurm_job_id"], r["slurm_array_task_id"])
                   for r in ResultStore(tmp_path / "store").records())
     assert jobs == [(array, task) for task in range(CELLS)]
+    # a task's result is read as soon as it is written; the controller marks the task COMPLETED
+    # a moment later, once its batch script has exited
+    wait_until(lambda: not {"RUNNING", "COMPLETING"} & set(array_states(cluster, output).values()),
+               "the controller to mark every task ended")
     assert set(array_states(cluster, output).values()) == {"COMPLETED"}
     assert set(trainings(tmp_path).values()) == {1}
 
