@@ -9,7 +9,8 @@ the generated ones: ``dataset=<key>`` from the data registry (svmbench.data.conf
 (svmbench.specs.declared_configs) and for every solver of another package with the
 ``${plugin_solvers:}`` resolver (svmbench.solvers.plugins), the ``${builtin_solvers:}`` resolver
 (the built-in solvers' names: an experiment listing "every other solver of ours" takes a new one by
-itself), and ``algorithm_keys``, every key some
+itself) and ``${solvers_with:}`` / ``${solvers_without:}`` (the built-ins and plug-ins whose config
+has, or has not, a setting such as C), and ``algorithm_keys``, every key some
 algorithm config has, null (svmbench.algorithm_keys). It loads no solver unless another package
 declares one: describing an experiment's cells (svmbench.sweep) and so rendering a table need no
 engine. The command (svmbench.runner.main) registers once before Hydra composes and then widens
@@ -74,18 +75,36 @@ def store_plugin_configs():
         ConfigStore.instance().store(group="algorithm", name=name, node=config)
 
 
-def builtin_solvers(peers=(), *left_out):
-    """``${builtin_solvers:[peers],[left out],...}`` in a config: the configs of ``peers``
-    (algorithms that are no solver of ours, e.g. libsvm), then the names of svmbench's solvers in
-    the order their modules declare them, but those in any ``left_out`` list (or mapping of name to
-    the reason for leaving it out)."""
+def builtin_names(left_out):
+    """The names of svmbench's solvers in the order their modules declare them, but those in any
+    of the ``left_out`` lists (or mappings of name to the reason for leaving it out)."""
     names = list(declared_configs())
     excluded = {name for names_or_reasons in left_out for name in names_or_reasons}
     unknown = sorted(excluded - set(names))
     if unknown:
         raise ValueError(f"${{builtin_solvers:}} leaves out {unknown}, which are no solvers of "
                          f"svmbench; its solvers are {sorted(names)}")
-    return OmegaConf.create([*peers, *(name for name in names if name not in excluded)])
+    return [name for name in names if name not in excluded]
+
+
+def builtin_solvers(peers=(), *left_out):
+    """``${builtin_solvers:[peers],[left out],...}`` in a config: the configs of ``peers``
+    (algorithms that are no solver of ours, e.g. libsvm), then the names of svmbench's solvers
+    (:func:`builtin_names`)."""
+    return OmegaConf.create([*peers, *builtin_names(left_out)])
+
+
+def solvers_by_setting(has_setting):
+    """The resolver ``${solvers_with:C,[peers],[left out],...}`` (``has_setting`` true) or
+    ``${solvers_without:...}``: ``peers``, then the built-in solvers (:func:`builtin_names`) and
+    the installed plug-ins whose algorithm config has (has not) the setting, e.g. the C of a
+    soft margin: a board's grid that sets ``algorithm.C`` takes a new solver by itself."""
+    def resolve(setting, peers=(), *left_out):
+        configs = {**declared_configs(), **plugin_configs()}
+        names = [*builtin_names(left_out), *sorted(plugin_configs())]
+        return OmegaConf.create(
+            [*peers, *(name for name in names if (setting in configs[name]) == has_setting)])
+    return resolve
 
 
 @functools.cache
@@ -101,4 +120,6 @@ def register():
         "plugin_solvers", lambda own=(): OmegaConf.create([*sorted(plugin_configs()), *own]),
         replace=True)
     OmegaConf.register_new_resolver("builtin_solvers", builtin_solvers, replace=True)
+    OmegaConf.register_new_resolver("solvers_with", solvers_by_setting(True), replace=True)
+    OmegaConf.register_new_resolver("solvers_without", solvers_by_setting(False), replace=True)
     ConfigStore.instance().store(name="algorithm_keys", node=dict.fromkeys(configured_keys()))

@@ -108,6 +108,16 @@ def test_a_solver_of_another_package_is_an_algorithm_config(toy, tmp_path):
     assert records[0]["kernel_requested"] > 0 and records[0]["test_error"] < 0.2
 
 
+def test_a_solver_of_another_package_joins_the_solvers_board_and_the_curves_by_its_settings(
+        toy):
+    runner.register_configs()
+    configs.store_plugin_configs()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
+        for experiment, key in (("solvers", "solvers_board"), ("curves", "curve_solvers")):
+            lists = compose("config", [f"+experiment={experiment}"])[key]
+            assert "toy_cd" in lists.with_c and "toy_cd" not in lists.without_c  # it has a C
+
+
 def run_target(tmp_path, *overrides):
     """The records of one heart fold of ``algorithm=target`` with ``overrides``."""
     runner.register_configs()

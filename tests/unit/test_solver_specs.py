@@ -28,6 +28,7 @@ from svmbench.specs import (
     HARNESS_GAMMA,
     HarnessDefault,
     Unloaded,
+    declared_configs,
     declared_module_specs,
     declared_specs,
 )
@@ -212,6 +213,28 @@ def test_a_new_built_in_solver_joins_the_leaderboard_by_itself():
     assert all(reason.strip() for reason in lists["left_out"].values())
     moved = leaderboard_solvers("leaderboard_solvers.tuned_by_gs_svm=[]")["ours"]
     assert sorted(moved) == sorted([*lists["ours"], "rsvm"])
+
+
+def board_lists(experiment, key):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base=None):
+        config = compose("config", [f"+experiment={experiment}"])
+    return OmegaConf.to_container(config[key], resolve=True)
+
+
+@pytest.mark.parametrize("experiment, key, peers", [
+    ("solvers", "solvers_board", {"libsvm", "onedal"}), ("curves", "curve_solvers", {"libsvm"})])
+def test_a_new_built_in_solver_joins_the_solvers_board_and_the_curves_by_itself(experiment, key,
+                                                                               peers):
+    """Every built-in is on the board, at C = 1 when its config has a C, or left out with its
+    reason: the lists come from the specs, so a solver added in its module needs no list edited."""
+    lists = board_lists(experiment, key)
+    configs = declared_configs()
+    assert set(lists["with_c"]).isdisjoint(lists["without_c"])
+    assert set(lists["with_c"]) | set(lists["without_c"]) | set(lists["left_out"]) == \
+        set(configs) | peers
+    assert all("C" in configs[name] for name in set(lists["with_c"]) - peers)
+    assert not any("C" in configs[name] for name in lists["without_c"])
+    assert all(reason.strip() for reason in lists["left_out"].values())
 
 
 def test_the_built_in_solvers_resolver_refuses_a_name_that_is_no_solver():
