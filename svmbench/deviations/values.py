@@ -300,8 +300,8 @@ def evaluate(expression):
 
 def link(expression, page_folder):
     """The placeholder as a Markdown link from a page in ``page_folder``: the number, its
-    source, the expression."""
+    source, the expression (its double quotes escaped, as a Markdown title's)."""
     value = evaluate(expression)
     target = Path(os.path.relpath(value.source, page_folder)).as_posix()
-    title = " ".join(expression.split()).replace('"', "'")
+    title = " ".join(expression.split()).replace('"', '\\"')
     return f'[{value.text}]({target} "{title}")'
