@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from svmbench.kernels.compile_cache import jit_callee
+from svmbench.kernels.math import popcount
 
 # the pool's room beyond the budget, as a fraction of it (see the module note)
 POOL_SLACK = 0.25
@@ -75,6 +76,12 @@ RowCache = namedtuple(
         "log",  # (target, source): row[target] takes the old row[source]
         "moved",  # work space of n entries for a batch's gather
         "gaps",  # gap g: [start, end) of free pool space between live rows, g < state[GAPS]
+        # the positions by the length of their rows (swap_index visits the rows that hold the
+        # lower swapped position only): a doubly linked ring per length L with its head at
+        # n + L (length 0: the positions without a row), and a bit per length that has rows
+        "length_next",
+        "length_prev",
+        "lengths_held",
     ],
 )
 FREE, TOP, LAST, HOLE_START, HOLE_END, PENDING, BATCHES, LOGGED, GAPS, NEXT_GAP = range(10)
@@ -99,6 +106,7 @@ def make_row_cache(n, entries, dtype=np.float32):
         lru_next=np.full(n + 1, n, dtype=np.int64),
         state=np.array([entries, 0, -1, 0, 0, 0, 0, 0, 0, 0], dtype=np.int64),
         **_swap_log(n, dtype),
+        **_length_lists(n),
     )
 
 
@@ -110,6 +118,19 @@ def _swap_log(n, dtype):
             "row_batches": np.zeros(n, dtype=np.int64),
             "batches": np.zeros((MAX_BATCHES, 3), dtype=np.int64),
             "log": np.zeros((4 * n, 2), dtype=np.int64), "moved": np.zeros(n, dtype=dtype)}
+
+
+def _length_lists(n):
+    """The rings of positions by row length with every position in the ring of length 0 (no
+    row), in order, and no length held."""
+    ring = np.arange(2 * n + 1, dtype=np.int64)  # the heads n, n + 1, ..., 2 n: empty rings
+    following, preceding = ring.copy(), ring.copy()
+    if n > 0:  # the ring n, 0, 1, ..., n - 1
+        following[:n], following[n - 1], following[n] = ring[1:n + 1], n, 0
+        preceding[1:n], preceding[0], preceding[n] = ring[:n - 1], n, n - 1
+    held = np.zeros((n + 64) // 64, dtype=np.uint64)
+    held[0] = 1 if n > 0 else 0
+    return {"length_next": following, "length_prev": preceding, "lengths_held": held}
 
 
 def _pool(size, dtype):
@@ -150,11 +171,12 @@ def make_full_cache(matrix):
     cache = RowCache(
         pool=np.ascontiguousarray(matrix).reshape(-1),
         offset=np.empty(n, dtype=np.int64),
-        length=np.empty(n, dtype=np.int64),
+        length=np.zeros(n, dtype=np.int64),  # no row yet: every position in the ring of 0
         lru_prev=np.empty(n + 1, dtype=np.int64),
         lru_next=np.empty(n + 1, dtype=np.int64),
         state=np.empty(10, dtype=np.int64),
         **_swap_log(n, matrix.dtype),
+        **_length_lists(n),
     )
     reset_full_cache(cache)
     return cache
@@ -169,7 +191,9 @@ def reset_full_cache(cache):
         cache.lru_prev[p], cache.lru_next[p] = p - 1, p + 1
     cache.lru_prev[0], cache.lru_next[n] = n, 0
     for p in range(n):
+        _delist(cache, p)
         cache.offset[p], cache.length[p], cache.row_batches[p] = p * n, n, 0
+        _enlist(cache, p)
     cache.state[:] = 0
     cache.state[TOP], cache.state[LAST] = n * n, -1
 
@@ -207,13 +231,37 @@ def _link_last(cache, p):
     cache.lru_prev[head] = p
 
 
+@njit(cache=True, inline="always")
+def _delist(cache, p):
+    """Take p out of the ring of its row's length (no branch: see lookup)."""
+    following, preceding = cache.length_next[p], cache.length_prev[p]
+    cache.length_next[preceding] = following
+    cache.length_prev[following] = preceding
+    head = cache.offset.shape[0] + cache.length[p]
+    emptied = np.uint64(cache.length_next[head] == head)
+    cache.lengths_held[cache.length[p] >> 6] &= ~(emptied << np.uint64(cache.length[p] & 63))
+
+
+@njit(cache=True, inline="always")
+def _enlist(cache, p):
+    """Put p first in the ring of its row's length (no branch: see lookup)."""
+    head = cache.offset.shape[0] + cache.length[p]
+    first = cache.length_next[head]
+    cache.length_next[p], cache.length_prev[p] = first, head
+    cache.length_prev[first] = p
+    cache.length_next[head] = p
+    cache.lengths_held[cache.length[p] >> 6] |= np.uint64(1) << np.uint64(cache.length[p] & 63)
+
+
 @jit_callee
 def _cut(cache, p, length):
     """Shorten the row of p to ``length`` entries (0 drops it); its budget comes back."""
     if cache.length[p] > 0 and length == 0:
         _unlink(cache, p)
     cache.state[FREE] += cache.length[p] - length
+    _delist(cache, p)
     cache.length[p] = length
+    _enlist(cache, p)
 
 
 @njit(cache=True, inline="always")
@@ -343,7 +391,9 @@ def get_data(cache, p, length):
         old = cache.offset[p]  # read after the allocation: a compaction may have moved it
         _move(cache.pool, old, start, cached)
         cache.offset[p] = start
+        _delist(cache, p)
         cache.length[p] = length
+        _enlist(cache, p)
         cache.state[FREE] -= length - cached
     _link_last(cache, p)
     cache.state[LAST] = p
@@ -357,18 +407,26 @@ def _exchange_headers(cache, a, b):
     for p in (a, b):
         if cache.length[p] > 0:
             _unlink(cache, p)
+        _delist(cache, p)
     for header in (cache.offset, cache.length, cache.row_batches):
         header[a], header[b] = header[b], header[a]
     for p in (a, b):
         if cache.length[p] > 0:
             _link_last(cache, p)
+        _enlist(cache, p)
     if cache.state[LAST] == a or cache.state[LAST] == b:
         cache.state[LAST] = a + b - cache.state[LAST]
 
 
 @njit(cache=True)
 def swap_index(cache, a, b, keep_prefix):
-    """LIBSVM Cache::swap_index (see the module note for ``keep_prefix``)."""
+    """LIBSVM Cache::swap_index (see the module note for ``keep_prefix``). LIBSVM walks every
+    cached row; a row that ends at or before the lower position holds neither entry and keeps
+    its length, so only the rows longer are visited, by the rings of their lengths (on a4a,
+    Keerthi's Modification 2 moved 15,701 samples between its blocks with 2,300 rows cached on
+    average, 90 of them longer). The order the rows are visited in changes nothing: each row's
+    swap or cut is its own, the budget a sum and the LRU list loses its dropped rows in any
+    order."""
     if a == b:
         return
     apply_pending_swaps(cache)
@@ -376,12 +434,20 @@ def swap_index(cache, a, b, keep_prefix):
         _catch_up_all(cache)
     _exchange_headers(cache, a, b)
     low, high = min(a, b), max(a, b)
-    head = cache.lru_next.shape[0] - 1
-    p = cache.lru_next[head]
-    while p != head:  # the cached rows only, as LIBSVM
-        following = cache.lru_next[p]  # read first: a cut row leaves the list
-        _replay(cache, p, cache.pending[:0], low, high, keep_prefix)
-        p = following
+    n, held = cache.offset.shape[0], cache.lengths_held
+    for word in range((low + 1) >> 6, held.shape[0]):
+        lengths = held[word]
+        if word == (low + 1) >> 6:  # the lengths up to low hold neither position
+            lengths &= ~((np.uint64(1) << np.uint64((low + 1) & 63)) - np.uint64(1))
+        while lengths != 0:
+            lowest = lengths & (~lengths + np.uint64(1))
+            head = n + 64 * word + np.int64(popcount(lowest - np.uint64(1)))
+            lengths ^= lowest
+            p = cache.length_next[head]
+            while p != head:
+                following = cache.length_next[p]  # read first: a cut row leaves the ring
+                _replay(cache, p, cache.pending[:0], low, high, keep_prefix)
+                p = following
 
 
 @njit(cache=True, inline="always")

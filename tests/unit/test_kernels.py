@@ -9,7 +9,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
-from svmbench.kernels.cache import apply_pending_swaps, cache_entries, cached_row
+from svmbench.kernels.cache import (
+    apply_pending_swaps,
+    cache_entries,
+    cached_row,
+    get_data,
+    make_row_cache,
+    swap_index,
+)
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import binary_bits, exp_nonpositive, make_kernel_spec, make_points
 from svmbench.kernels.provider import (
@@ -189,6 +196,61 @@ def lru_order(cache):
         order.append(int(p))
         p = cache.lru_next[p]
     return order
+
+
+def length_rings(cache):
+    """{length: positions} read from the cache's rings of positions by row length."""
+    n, rings = cache.offset.shape[0], {}
+    for length in range(n + 1):
+        head, p = n + length, cache.length_next[n + length]
+        while p != head:
+            rings.setdefault(length, set()).add(int(p))
+            p = cache.length_next[p]
+    return rings
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 69), st.integers(0, 69),
+                          st.integers(1, 70)), min_size=1, max_size=80),
+       st.integers(140, 3000))
+def test_swaps_visit_only_longer_rows_and_leave_libsvms_rows(operations, entries):
+    """swap_index against LIBSVM's rule applied to every cached row (written here in Python):
+    a row holding both positions swaps their entries, one ending between them is dropped (cut
+    back to the lower one with keep_prefix), both swapped rows become the most recently used;
+    lengths, budget, LRU order, every row's entries and the rings by length agree after any
+    sequence of requests and swaps of either kind over 70 positions (more than a word of
+    lengths)."""
+    n = 70
+    cache = make_row_cache(n, entries)
+    sample = np.arange(n)
+    for kind, a, b, length in operations:
+        if kind == 0:
+            row, cached = get_data(cache, a, length)
+            truth = (sample[a] + sample / 1000.0)[:row.shape[0]].astype(np.float32)
+            row[cached:length] = truth[cached:length]
+            continue
+        keep_prefix = kind == 2
+        lengths, order = cache.length.copy(), lru_order(cache)
+        if a != b:
+            lengths[[a, b]] = lengths[[b, a]]
+            order = [p for p in order if p not in (a, b)] + [p for p in (a, b) if lengths[p]]
+            low, high = min(a, b), max(a, b)
+            for p in range(n):
+                if low < lengths[p] <= high:
+                    lengths[p] = low if keep_prefix else 0
+            order = [p for p in order if lengths[p] > 0]
+        swap_index(cache, a, b, keep_prefix)
+        sample[[a, b]] = sample[[b, a]]
+        np.testing.assert_array_equal(cache.length, lengths)
+        assert lru_order(cache) == order
+        assert cache.state[0] == entries - lengths.sum()
+        for p in np.flatnonzero(lengths):
+            row = cache.pool[cache.offset[p]:cache.offset[p] + lengths[p]]
+            truth = (sample[p] + sample / 1000.0)[:lengths[p]].astype(np.float32)
+            np.testing.assert_array_equal(row, truth)
+        rings = length_rings(cache)
+        assert rings == {int(length): {int(p) for p in np.flatnonzero(lengths == length)}
+                         for length in np.unique(lengths)}
 
 
 def test_swap_keeping_the_prefix_recomputes_only_from_the_lower_position():
