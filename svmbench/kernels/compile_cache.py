@@ -26,7 +26,7 @@ A process's first lock prunes the root to the KEPT_KEYS most recently used keys 
 that a process uses again is compiled anew). The first compilation in a process logs one line
 (logger ``svmbench``, WARNING, so that a bare ``fit`` shows it on stderr): what is compiled and
 about how long it takes; ``naming`` says what (the runner names the algorithm it warms up, an
-estimator its solver). ``svmbench-compile`` (svmbench.compile_ahead, run by ``make venv``)
+estimator its solver). ``svmbench-compile`` (svmbench.warm_up.main, run by ``make venv``)
 compiles every built-in solver ahead, so that a first fit loads.
 
 What a fit compiles (docs/DESIGN.md, "Where the loop lives"): a function called from compiled
@@ -60,10 +60,6 @@ DEFAULT_ROOT = "~/.cache/svmbench/numba"
 # key directories kept under the root (one per version of the sources in use, e.g. several
 # checkouts and edits: prune), a few tens of MB each
 KEPT_KEYS = 12
-# what the notice says a solver's first compilation costs, CPU seconds of its first fit of
-# studies/_cold_start.py's problem with an empty cache (filled in below from the measurements);
-# a name not listed (a grid search, a plug-in, nothing named) is said to take at most the most
-COMPILE_CPU_S = {}
 log = logging.getLogger("svmbench")
 # the decorator of a compiled function called from compiled code only: numba builds no entry
 # point for calls from Python (unboxing the provider's ~40 arrays made that entry half the cost
@@ -306,8 +302,10 @@ class CompileNotice(event.Listener):
             return
         self.told.add(label)
         what = label or f"svmbench's code (first {function.__module__}.{function.__qualname__})"
+        from svmbench.compile_costs import COMPILE_CPU_S  # (measured: outside the key's sources)
+
         cost = (f"about {COMPILE_CPU_S[label]:.0f} s" if label in COMPILE_CPU_S
-                else f"up to about {max(COMPILE_CPU_S.values(), default=0):.0f} s")
+                else f"up to about {max(COMPILE_CPU_S.values()):.0f} s")
         log.warning("svmbench: compiling %s once (%s of CPU, longer on a busy machine; "
                     "svmbench-compile, which make venv runs, compiles every solver ahead); later "
                     "runs load the cache (%s)", what, cost, key_directory())
