@@ -12,13 +12,15 @@ STORE_REUSE = $(if $(REUSE),store.reuse=$(REUSE))
 # SVMBENCH_DATA (default ~/.cache/svmbench), where downloads go (README "Pointing at data",
 # docs/howto/dataset.md).
 
-.PHONY: venv run test lint clean-numba help
+.PHONY: venv compile run test lint clean-numba help
 .DEFAULT_GOAL := run
 
 ## help: list the targets
 help:
 	@grep -h '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'
 
+## venv: the virtual environment, then its solvers compiled once (COMPILE=0 skips that)
+COMPILE ?= 1
 venv: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
@@ -26,6 +28,12 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,launchers]'
 	touch $@
+	$(if $(filter 1,$(COMPILE)),$(VENV)/bin/svmbench-compile)
+
+## compile: compile every built-in solver's numba code ahead of its first fit, one process a
+## core (svmbench-compile; numba's cache keeps it for these sources: a first fit loads it)
+compile: venv
+	$(VENV)/bin/svmbench-compile
 
 ## run: the main job — GS-SVM vs LIBSVM (scikit-learn SVC) on bundled WDBC, 10-fold CV, table + tests
 run: venv

@@ -18,6 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from svmbench.kernels.compile_cache import naming
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.qmatrix import (
@@ -367,8 +368,9 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
             self._use_blocks(X, blocks)
         self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
         problems = self._pair_problems(y_index)
-        results = self._solve_pairs(X, problems, self._initial_alphas(y_index))
-        verdict = self._certify(X, problems, results)
+        with naming(self.solver_name):  # what the compile notice names (the first fit compiles)
+            results = self._solve_pairs(X, problems, self._initial_alphas(y_index))
+            verdict = self._certify(X, problems, results)
         self.fit_results_ = results
         signed_alpha = np.zeros((len(problems.pairs), X.shape[0]))
         signed_alpha[problems.rows, problems.columns] = problems.signs * np.concatenate(

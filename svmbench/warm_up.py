@@ -3,11 +3,26 @@ before the first timed one, once per process (numba compiles on first call, or l
 cache). The runner warms each cell's solver up; a sweep warms every swept solver in the parent
 process before its launcher fans out (svmbench.callbacks.WarmNumbaCache), and the benches before
 they time.
+
+And compiling ahead of the first fit: ``svmbench-compile`` (``main``; ``make venv`` runs it) fits
+every built-in solver on toy problems of dense and of binary points (a fit compiles its own
+kind's code only, svmbench.kernels.provider.with_kind; ``--kinds sparse`` adds other sparse
+points) in as many processes as there are cores, so that numba's disk cache (svmbench.kernels.compile_cache) holds what a
+first fit would otherwise compile, and says what it did and how long it took.
 """
 
+import argparse
+import concurrent.futures
 import functools
+import logging
+import multiprocessing
+import os
+import time
+import warnings
 
 import numpy as np
+import scipy.sparse as sp
+from numba.core import event
 
 from svmbench.algorithms import build_estimator
 from svmbench.kernels.compile_cache import naming
@@ -49,3 +64,101 @@ def warm_up_tuning(algorithm_name, kernel, *settings):
     with naming(f"{algorithm_name}'s grid search"):
         grid_search({**algorithm, **{name: 1.0 for name in axes}}, {"grid": grid}, X, y, halves,
                     scale=True)
+
+
+# the kinds of points a fit's compiled code differs by (svmbench.kernels.provider.with_kind), and
+# those svmbench-compile compiles unless told: the papers' data sets are dense (UCI, bundled,
+# and sparse files dense enough to be bundled densely) or binary (Adult, Web); other sparse
+# points would add a third of the time for data none of them has
+KINDS = ("dense", "binary", "sparse")
+DEFAULT_KINDS = ("dense", "binary")
+
+
+def toy_points(kind):
+    """toy_problem's labels with points of ``kind``: its dense points; 0/1 points on 100 features,
+    about 10 a point (kept as bits, as Adult's and Web's); other sparse points, as many nonzeros
+    at random values (walked by columns, svmbench.kernels.math.make_points)."""
+    X, y = toy_problem()
+    if kind == "dense":
+        return X, y
+    rng = np.random.default_rng(1)
+    mask = rng.random((X.shape[0], 100)) < 0.1
+    mask[:, 0] = X[:, 0] > 0  # the labels' feature
+    values = np.where(mask, 1.0 if kind == "binary" else rng.uniform(0.1, 1.0, mask.shape), 0.0)
+    return sp.csr_matrix(values), y
+
+
+class CompileCount(event.Listener):
+    """Counts numba's compilations of svmbench's functions (numba announces cache misses only)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def on_start(self, event):
+        self.count += (event.data["dispatcher"].py_func.__module__ or "").startswith("svmbench.")
+
+    def on_end(self, event):
+        pass
+
+
+def compile_solver(name, kind):
+    """Fit and predict with solver ``name`` on toy_points(kind); (name, kind, CPU s, wall s,
+    svmbench functions compiled) of it in this process."""
+    count = CompileCount()
+    event.register("numba:compile", count)
+    wall, cpu = time.perf_counter(), time.process_time()
+    X, y = toy_points(kind)
+    with naming(name):
+        try:
+            build_estimator({"name": name}).fit(X, y).predict(X)
+        except RefutedError:  # compiled all the same
+            pass
+    event.unregister("numba:compile", count)
+    return name, kind, time.process_time() - cpu, time.perf_counter() - wall, count.count
+
+
+def quiet_worker():
+    """A svmbench-compile worker says nothing of its own (the compile notice, a toy fit's
+    warnings): the command says what it does."""
+    logging.getLogger("svmbench").setLevel(logging.ERROR)
+    warnings.simplefilter("ignore")
+
+
+def builtin_solvers():
+    from svmbench.specs import declared_specs
+
+    return sorted(declared_specs())
+
+
+def main(argv=None):
+    """``svmbench-compile``: compile every built-in solver ahead (see the module note)."""
+    from svmbench.kernels.compile_cache import key_directory
+
+    parser = argparse.ArgumentParser(description="Compile svmbench's solvers ahead of their "
+                                     "first fit, into numba's disk cache (once per source).")
+    parser.add_argument("--solvers", nargs="+", help="default: every built-in solver")
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(DEFAULT_KINDS),
+                        help=f"kinds of points (default: {' '.join(DEFAULT_KINDS)})")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count(),
+                        help="processes (default: one per core)")
+    args = parser.parse_args(argv)
+    tasks = [(name, kind) for kind in args.kinds for name in args.solvers or builtin_solvers()]
+    print(f"svmbench-compile: {len(tasks)} fits on toy problems ({len(tasks) // len(args.kinds)} "
+          f"solvers x {', '.join(args.kinds)} points) in {args.jobs} processes, compiling what "
+          f"numba's cache lacks into {key_directory()}", flush=True)
+    started, cpu = time.perf_counter(), 0.0
+    spawn = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=spawn,
+                                                initializer=quiet_worker) as pool:
+        for done in concurrent.futures.as_completed(
+                [pool.submit(compile_solver, *task) for task in tasks]):
+            name, kind, task_cpu, wall, compiled = done.result()
+            cpu += task_cpu
+            print(f"  {name} ({kind} points): {compiled} functions compiled, {task_cpu:.1f} s "
+                  f"CPU, {wall:.1f} s", flush=True)
+    print(f"svmbench-compile: done in {time.perf_counter() - started:.0f} s ({cpu:.0f} s CPU); a "
+          f"first fit loads the compiled code", flush=True)
+
+
+if __name__ == "__main__":
+    main()

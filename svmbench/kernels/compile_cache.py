@@ -10,18 +10,24 @@ what another compiled; a changed source file (any of them) gives a new key, henc
 directory, never old machine code. The root is ``~/.cache/svmbench/numba`` (beside the data
 cache), or ``$NUMBA_CACHE_DIR/svmbench`` when numba's own variable is set.
 
-Several processes may share a directory (sweep workers, two clones, a test run beside a sweep).
-numba writes each file to a temporary name and renames it, but a function's index is read,
-changed and written back without a lock, so two processes compiling two signatures of one
-function at once can give both the same data file (numba issues #4807, #10128: segmentation
-faults). While a process holds numba's compiler lock (it compiles or loads compiled code) it
-also holds an exclusive lock on the directory (``flock`` on ``<key>/.lock``): a second process
-waits for the first to finish, then loads what it compiled.
+Several processes may share a directory (sweep workers, two clones, a test run beside a sweep,
+``svmbench-compile``'s workers). numba writes each file to a temporary name and renames it, but a
+function's index is read, changed and written back without a lock, so two processes compiling two
+signatures of one function at once can give both the same data file (numba issues #4807, #10128:
+segmentation faults). So a process that finds a function missing from the cache takes an
+exclusive lock on that function (``flock`` on ``<index>.lock``, FunctionLocks), looks again (a
+process that held the lock has just saved it: load it), and else compiles and saves it before
+letting go. Loading takes no such lock: a process that only loads never waits for one that
+compiles (it did, behind a lock on the whole directory: 320 s in one case), and two processes
+compiling different functions do so at once. While a process holds numba's compiler lock it
+holds a shared lock on the directory (``<key>/.lock``), which keeps pruning away from it.
 
 A process's first lock prunes the root to the KEPT_KEYS most recently used keys (a removed key
 that a process uses again is compiled anew). The first compilation in a process logs one line
 (logger ``svmbench``, WARNING, so that a bare ``fit`` shows it on stderr): what is compiled and
-about how long it takes; ``naming`` says what (the runner names the algorithm it warms up).
+about how long it takes; ``naming`` says what (the runner names the algorithm it warms up, an
+estimator its solver). ``svmbench-compile`` (svmbench.warm_up.main, run by ``make venv``)
+compiles every built-in solver ahead, so that a first fit loads.
 
 What a fit compiles (docs/DESIGN.md, "Where the loop lives"): a function called from compiled
 code only is decorated ``jit_callee`` (no entry point for Python), a variant chosen by a
@@ -43,8 +49,8 @@ from pathlib import Path
 
 import numba
 from numba import njit
-from numba.core import event
-from numba.core.caching import CacheImpl, _CacheLocator
+from numba.core import dispatcher, event
+from numba.core.caching import CacheImpl, FunctionCache, _CacheLocator
 
 PACKAGE = Path(__file__).resolve().parent.parent
 # the package folders whose modules hold numba-compiled functions (tests/integration/test_compile_cache.py
@@ -54,11 +60,6 @@ DEFAULT_ROOT = "~/.cache/svmbench/numba"
 # key directories kept under the root (one per version of the sources in use, e.g. several
 # checkouts and edits: prune), a few tens of MB each
 KEPT_KEYS = 12
-# what the notice says a first compilation costs: smo_wss2's cold first fit
-# (studies/_cold_start.py) took 82 s CPU on branch coldstart (main b4143de: 167 s CPU, 138 s wall
-# quiet), 430 s wall at load average 13-16 on the shared 2 cores (docs/explanation/performance.md)
-TYPICAL_COMPILE = ("about 80 s of CPU time for the first solver (longer on a busy machine), less "
-                   "for the next")
 log = logging.getLogger("svmbench")
 # the decorator of a compiled function called from compiled code only: numba builds no entry
 # point for calls from Python (unboxing the provider's ~40 arrays made that entry half the cost
@@ -132,10 +133,12 @@ def key_directory():
 
 
 class DirectoryLock(event.Listener):
-    """An exclusive ``flock`` on ``<key>/.lock`` held while this process holds numba's compiler
-    lock ("numba:compiler_lock" events, counted over nesting and threads: numba sends the start
-    before a thread waits for the lock and the end after it releases it). The lock file's time
-    says when the key was last used; the first lock of a process prunes the root (prune)."""
+    """A shared ``flock`` on ``<key>/.lock`` held while this process holds numba's compiler lock
+    ("numba:compiler_lock" events, counted over nesting and threads: numba sends the start before
+    a thread waits for the lock and the end after it releases it): pruning leaves the directory
+    alone meanwhile. The lock file's time says when the key was last used; the first lock of a
+    process prunes the root (prune). At the end, the function locks a failed compilation left
+    held are let go (FUNCTION_LOCKS)."""
 
     def __init__(self):
         self._depth = 0
@@ -149,7 +152,7 @@ class DirectoryLock(event.Listener):
             if self._depth == 1:
                 self._file = _open_lock_file()
                 if self._file is not None:
-                    fcntl.flock(self._file, fcntl.LOCK_EX)
+                    fcntl.flock(self._file, fcntl.LOCK_SH)
                 if not self._pruned:
                     self._pruned = True
                     prune(cache_root(), KEPT_KEYS)
@@ -157,10 +160,80 @@ class DirectoryLock(event.Listener):
     def on_end(self, event):
         with self._guard:
             self._depth -= 1
-            if self._depth == 0 and self._file is not None:
-                fcntl.flock(self._file, fcntl.LOCK_UN)
-                self._file.close()
-                self._file = None
+            if self._depth == 0:
+                FUNCTION_LOCKS.release_all()
+                if self._file is not None:
+                    fcntl.flock(self._file, fcntl.LOCK_UN)
+                    self._file.close()
+                    self._file = None
+
+
+class FunctionLocks:
+    """The exclusive ``flock``s this process holds on compiled functions' lock files, by path: one
+    per function it is compiling (numba compiles a caller's callees while it types the caller, so
+    several at once, taken along the call graph: no two processes can wait for each other)."""
+
+    def __init__(self):
+        self._held = {}
+
+    def acquire(self, path):
+        """Wait until no other process holds ``path``, then hold it (at once when this process
+        holds it already: a function compiled for a second signature while the first compiles)."""
+        if path in self._held:
+            return
+        lock = open(path, "a")  # noqa: SIM115 (closed by release)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        self._held[path] = lock
+
+    def release(self, path):
+        lock = self._held.pop(path, None)
+        if lock is not None:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            lock.close()
+
+    def release_all(self):
+        for path in list(self._held):
+            self.release(path)
+
+
+FUNCTION_LOCKS = FunctionLocks()
+
+
+class LockedFunctionCache(FunctionCache):
+    """numba's per-function cache, for svmbench's functions (SourceKeyedLocator) locked per
+    function when one is missing (see the module note): after a miss it holds the function's lock
+    (FUNCTION_LOCKS) and looks again, and it saves under that lock, then lets go. Loading what is
+    there takes no lock. Other functions are numba's plain FunctionCache."""
+
+    def _lock_path(self):
+        if not isinstance(self._impl.locator, SourceKeyedLocator):
+            return None
+        return os.path.join(self._cache_path, self._impl.filename_base + ".lock")
+
+    def load_overload(self, sig, target_context):
+        loaded = super().load_overload(sig, target_context)
+        path = self._lock_path()
+        if loaded is not None or path is None:
+            return loaded
+        try:
+            self._impl.locator.ensure_cache_path()
+            FUNCTION_LOCKS.acquire(path)
+        except OSError:  # a directory we cannot write: nothing is saved there either
+            return None
+        loaded = super().load_overload(sig, target_context)
+        if loaded is not None:  # another process compiled it while this one waited
+            FUNCTION_LOCKS.release(path)
+        return loaded
+
+    def save_overload(self, sig, data):
+        path = self._lock_path()
+        if path is None:
+            return super().save_overload(sig, data)
+        try:
+            FUNCTION_LOCKS.acquire(path)  # held since the miss, unless a nested compile let go
+            super().save_overload(sig, data)
+        finally:
+            FUNCTION_LOCKS.release(path)
 
 
 def _open_lock_file():
@@ -197,10 +270,26 @@ def prune(root, keep):
         return
 
 
+class ReleaseOnFailure(event.Listener):
+    """Lets go of a function's lock when its compilation fails (numba may type a call again with
+    other argument types): nothing is saved, and a lock held out of the call graph's order could
+    make two processes wait for each other."""
+
+    def on_start(self, event):
+        pass
+
+    def on_end(self, event):
+        function = event.data["dispatcher"]
+        failed = tuple(event.data["args"]) not in function.overloads  # (numba's is_failed says
+        if failed and isinstance(function._cache, LockedFunctionCache):  # the opposite)
+            FUNCTION_LOCKS.release(function._cache._lock_path())
+
+
 class CompileNotice(event.Listener):
     """Logs one line when numba first compiles a function of svmbench (a cache miss: numba sends
-    "numba:compile" only then) for what ``naming`` names (an algorithm), or for anything unnamed,
-    once per process each."""
+    "numba:compile" only then) for what ``naming`` names (an algorithm), once per process each;
+    a compilation nothing names only when nothing was told before (e.g. a prediction's kernel
+    after its fit)."""
 
     def __init__(self):
         self.told = set()
@@ -208,12 +297,18 @@ class CompileNotice(event.Listener):
     def on_start(self, event):
         function = event.data["dispatcher"].py_func
         label = compiling_for.get()
-        if label in self.told or not (function.__module__ or "").startswith("svmbench."):
+        if (label in self.told or (label is None and self.told)
+                or not (function.__module__ or "").startswith("svmbench.")):
             return
         self.told.add(label)
-        what = label or f"svmbench (first {function.__module__}.{function.__qualname__})"
-        log.warning("svmbench: compiling the numba code of %s: %s, once for this source (later "
-                    "runs load it from %s)", what, TYPICAL_COMPILE, key_directory())
+        what = label or f"svmbench's code (first {function.__module__}.{function.__qualname__})"
+        from svmbench.compile_costs import COMPILE_CPU_S  # (measured: outside the key's sources)
+
+        cost = (f"about {COMPILE_CPU_S[label]:.0f} s" if label in COMPILE_CPU_S
+                else f"up to about {max(COMPILE_CPU_S.values()):.0f} s")
+        log.warning("svmbench: compiling %s once (%s of CPU, longer on a busy machine; "
+                    "svmbench-compile, which make venv runs, compiles every solver ahead); later "
+                    "runs load the cache (%s)", what, cost, key_directory())
 
     def on_end(self, event):
         pass
@@ -221,8 +316,9 @@ class CompileNotice(event.Listener):
 
 @contextlib.contextmanager
 def naming(what):
-    """Name what is being compiled in the notice, e.g. an algorithm: ``with naming("smo_wss2")``."""
-    token = compiling_for.set(what)
+    """Name what is being compiled in the notice, e.g. an algorithm: ``with naming("smo_wss2")``;
+    inside another naming, the outer name stands (a fit inside a named warm-up)."""
+    token = compiling_for.set(compiling_for.get() or what)
     try:
         yield
     finally:
@@ -230,11 +326,14 @@ def naming(what):
 
 
 def use_compile_cache():
-    """Cache svmbench's compiled functions by source content (SourceKeyedLocator), lock the
-    directory while compiling (DirectoryLock) and tell the user once (CompileNotice). Must run
+    """Cache svmbench's compiled functions by source content (SourceKeyedLocator), lock a missing
+    function while compiling it (LockedFunctionCache), keep pruning away from a directory in use
+    (DirectoryLock) and tell the user once (CompileNotice). Must run
     before the first svmbench function is decorated (svmbench.kernels does it on import)."""
     if SourceKeyedLocator in CacheImpl._locator_classes:
         return
     CacheImpl._locator_classes.insert(0, SourceKeyedLocator)
+    dispatcher.FunctionCache = LockedFunctionCache  # what Dispatcher.enable_caching builds
     event.register("numba:compiler_lock", DirectoryLock())
     event.register("numba:compile", CompileNotice())
+    event.register("numba:compile", ReleaseOnFailure())

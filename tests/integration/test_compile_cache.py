@@ -75,7 +75,9 @@ def test_a_cold_start_compiles_its_rule_once_and_a_second_process_loads_it(tmp_p
     global)."""
     first, told = run(FIRST_FIT, tmp_path)
     assert first["compiled"] > 0 and first["others"] == []
-    assert told.count("compiling the numba code") == 1
+    # one notice per solver that compiles, naming it (its predictions' kernels are not told)
+    assert told.count("svmbench: compiling") == 2
+    assert told.count("compiling smo_wss2 once") == told.count("compiling smo_platt once") == 1
     second, quiet = run(FIRST_FIT, tmp_path)
     assert second["compiled"] == 0 and "compiling" not in quiet
     assert second["decision"] == first["decision"]
@@ -154,6 +156,88 @@ print(json.dumps(seen))
 
 def test_the_cache_directory_is_locked_while_numba_compiles(tmp_path):
     assert run(LOCKED_WHILE_COMPILING, tmp_path)[0] == ["locked"]
+
+
+def key_folder(cache, folder="kernels"):
+    """The one key directory's ``folder`` under a NUMBA_CACHE_DIR."""
+    (key,) = (cache / "svmbench").iterdir()
+    return key / folder
+
+
+def hold(path, mode=fcntl.LOCK_EX):
+    lock = open(path, "a")  # noqa: SIM115 (the caller closes it)
+    fcntl.flock(lock, mode)
+    return lock
+
+
+def test_a_process_that_only_loads_never_waits_for_one_that_compiles(tmp_path):
+    """Every function of a program locked as a compiling process locks it (the directory shared,
+    each function exclusive): a process that finds them all in the cache loads them at once (it
+    waited for the whole directory: 320 s in one case)."""
+    cache = tmp_path / "cache"
+    assert run(COMPILED_DIAGONAL, cache)[0]["compiled"] > 0
+    folder = key_folder(cache)
+    held = [hold(folder.parent / ".lock", fcntl.LOCK_SH),
+            *(hold(path) for path in sorted(folder.glob("*.lock")))]
+    assert len(held) > 5
+    try:
+        loaded = subprocess.run([sys.executable, "-c", COMPILED_DIAGONAL], capture_output=True,
+                                check=True,
+                                text=True, cwd=ROOT, timeout=120,
+                                env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+    finally:
+        for lock in held:
+            lock.close()
+    assert json.loads(loaded.stdout.strip().splitlines()[-1])["compiled"] == 0
+
+
+def waiting_on_a_lock(pid):
+    """Whether process ``pid`` waits for a file lock (a blocked entry of /proc/locks)."""
+    return any(fields[1] == "->" and fields[-4] == str(pid) for fields in
+               map(str.split, Path("/proc/locks").read_text().splitlines()))
+
+
+def test_a_process_missing_a_function_waits_for_the_one_compiling_it_then_loads_it(tmp_path):
+    """The cache lacks fill_diagonal while another process (this test) holds its lock, as while
+    compiling it: the program waits; the other saves it and lets go: the program loads it and
+    compiles nothing."""
+    cache = tmp_path / "cache"
+    assert run(COMPILED_DIAGONAL, cache)[0]["compiled"] > 0
+    folder = key_folder(cache)
+    saved = tmp_path / "saved"
+    saved.mkdir()
+    for path in folder.glob("provider.fill_diagonal-*.nb*"):
+        path.rename(saved / path.name)
+    assert len(list(saved.iterdir())) == 2
+    (lock_path,) = folder.glob("provider.fill_diagonal-*.lock")
+    with open(lock_path, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        program = subprocess.Popen([sys.executable, "-c", COMPILED_DIAGONAL], text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                                   env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+        deadline = time.monotonic() + 120
+        while not waiting_on_a_lock(program.pid) and time.monotonic() < deadline:
+            assert program.poll() is None, program.communicate()
+            time.sleep(0.1)
+        assert waiting_on_a_lock(program.pid)
+        for path in saved.iterdir():
+            shutil.copyfile(path, folder / path.name)
+    out, err = program.communicate(timeout=120)
+    assert program.returncode == 0, err
+    assert json.loads(out.strip().splitlines()[-1])["compiled"] == 0
+
+
+def test_two_processes_compiling_at_once_compile_each_function_once(tmp_path):
+    """Two cold processes on one cache: both finish, and what one compiled the other loaded."""
+    programs = [subprocess.Popen([sys.executable, "-c", COMPILED_DIAGONAL.replace(
+        '"compiled": len(compiled)', '"compiled": compiled')], text=True, cwd=ROOT,
+        stdout=subprocess.PIPE, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+        for _ in range(2)]
+    compiled = [json.loads(program.communicate(timeout=600)[0].strip().splitlines()[-1])[
+        "compiled"] for program in programs]
+    assert all(program.returncode == 0 for program in programs)
+    both = compiled[0] + compiled[1]
+    assert len(both) == len(set(both)) > 5
 
 
 def test_pruning_keeps_the_most_recently_used_directories_and_any_locked_one(tmp_path):
@@ -241,3 +325,40 @@ def test_no_python_code_calls_or_passes_a_compiled_callee():
 def test_the_key_covers_every_source_file_of_the_compiled_folders(folder):
     assert {path for path in compile_cache.source_files() if path.parent.name == folder} == \
         set((PACKAGE / folder).glob("*.py"))
+
+
+FIRST_FITS = COUNT_COMPILES + """
+import scipy.sparse as sp
+from svmbench.algorithms import build_estimator
+from svmbench.kernels.provider import make_provider
+rng = np.random.default_rng(5)
+dense = rng.normal(size=(90, 4))
+binary = sp.csr_matrix((rng.random((90, 70)) < 0.15).astype(float))
+kinds, compiled_by_kind = [], []
+for X in (dense, binary):
+    column = X[:, [0]].toarray().ravel() if sp.issparse(X) else X[:, 0]
+    y = (column > 0).astype(int)
+    kinds.append(type(make_provider(X)).__name__)
+    build_estimator({"name": "gs_svm"}).fit(X, y).predict(X)
+    compiled_by_kind.append(len(compiled))
+print(json.dumps({"kinds": kinds, "compiled": compiled_by_kind}))
+"""
+
+
+def test_svmbench_compile_fills_the_cache_so_that_a_first_fit_compiles_nothing(tmp_path):
+    """svmbench-compile (what make venv runs) for one solver and two kinds of points in two
+    processes: a fresh process's first fits of that solver on other problems of those kinds load
+    everything and say nothing."""
+    done = subprocess.run([sys.executable, "-m", "svmbench.warm_up", "--solvers", "gs_svm",
+                           "--kinds", "dense", "binary", "--jobs", "2"], capture_output=True,
+                          text=True, check=True, cwd=ROOT,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    said = done.stdout.splitlines()
+    assert said[0].startswith("svmbench-compile: 2 fits on toy problems (1 solvers x dense, "
+                              "binary points) in 2 processes")
+    assert sorted(line.split(":")[0].strip() for line in said[1:3]) == [
+        "gs_svm (binary points)", "gs_svm (dense points)"]
+    assert said[3].startswith("svmbench-compile: done in") and "compiling" not in done.stderr
+    first, told = run(FIRST_FITS, tmp_path)
+    assert first == {"kinds": ["DenseProvider", "BinaryProvider"], "compiled": [0, 0]}
+    assert "compiling" not in told
