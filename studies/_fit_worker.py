@@ -23,7 +23,7 @@ from svmbench.algorithms import build_estimator
 from svmbench.referee import certify_scikit_learn
 from svmbench.solvers.base import FAULTS
 from svmbench.solvers.checkpoints import COUNT, GAP, MAX_POINTS, Checkpoints, last_point
-from svmbench.warm_up import warm_up
+from svmbench.warm_up import points_kind, warm_up
 
 CURVE_SHAPE = (1 + MAX_POINTS, 6)  # a curve's array (checkpoints.new_curve)
 POLL_S = 5.0  # past the budget, seconds between two readings of the fit's progress
@@ -82,7 +82,7 @@ def serve(connection, data, solvers, curve_name):
     Checkpoints.shared = curve_in(memory)
     one_blas_thread()
     for solver in solvers:
-        warm_up(solver, "rbf")
+        warm_up(solver, "rbf", kind=points_kind(X))
     connection.send("ready")
     while True:
         params, threads = connection.recv()

@@ -95,7 +95,7 @@ from svmbench.data import load_dataset
 from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
 from svmbench.solvers.rosen import GROUP, add_rows
-from svmbench.warm_up import warm_up
+from svmbench.warm_up import points_kind, warm_up
 
 ROOT = Path(__file__).resolve().parent.parent
 # data set -> (C, gamma, GS-SVM's gamma, scaled to [-1, 1]): Adult and Web gs-svm-tnn2008
@@ -498,6 +498,8 @@ def bench_dataset(dataset, args, all_cores, too_large=None):
     solvers of ``too_large`` (solver -> (set, n) where it went over budget) skip a set of n or
     more. Returns the rows, per solver over budget the point where, and the solvers skipped."""
     data = load(dataset, args.max_train, args.max_test)
+    for solver in args.solvers:  # outside every timing, on this set's kind of points
+        warm_up(solver, "rbf", kind=points_kind(data[0]))
     too_large = {solver: where for solver, where in (too_large or {}).items()
                  if where[1] <= data[1].shape[0]}
     skipped, gs_fits, rows, left_out = set(too_large), {}, [], {}
@@ -709,8 +711,6 @@ def main(argv=None):
     all_cores = threads["numba_threads"]
     run = {"command": command, "threads": threads, "load_before": load_average(),
            "started": time.perf_counter(), "cold_starts": cold_starts(args.cold_start)}
-    for solver in args.solvers:
-        warm_up(solver, "rbf")
     rows, sections, too_large = [], [], {}  # too_large: solver -> (set, n) it was over budget on
     for name in args.datasets:
         found, left_out, skipped = bench_dataset(name, args, all_cores, too_large)

@@ -1,6 +1,7 @@
 """Compiling outside every timing: a fit on a toy problem per solver (and its grid search's path)
 before the first timed one, once per process (numba compiles on first call, or loads its disk
-cache). The runner warms each cell's solver up; a sweep warms every swept solver in the parent
+cache). The runner warms each cell's solver up on the kind of points of each fold it fits
+(dense, binary or sparse: each kind compiles its own row filler); a sweep warms every swept solver in the parent
 process before its launcher fans out (svmbench.callbacks.WarmNumbaCache), and the benches before
 they time.
 
@@ -26,6 +27,7 @@ from numba.core import event
 
 from svmbench.algorithms import build_estimator
 from svmbench.kernels.compile_cache import naming
+from svmbench.kernels.math import binary_bits, is_sparse, make_points
 from svmbench.referee import RefutedError
 from svmbench.tuning import grid_search
 
@@ -37,10 +39,12 @@ def toy_problem():
 
 
 @functools.cache
-def warm_up(algorithm_name, kernel, *settings):
-    """Compile (or load from numba's disk cache) once per process, outside every timing;
-    ``settings``: (key, value) pairs of an algorithm config with a ``_target_``."""
-    X, y = toy_problem()
+def warm_up(algorithm_name, kernel, *settings, kind="dense"):
+    """Compile (or load from numba's disk cache) once per process, outside every timing, the
+    code a fit on points of ``kind`` runs (:func:`points_kind` of the data about to be fitted:
+    each kind has its own row filler); ``settings``: (key, value) pairs of an algorithm config
+    with a ``_target_``."""
+    X, y = toy_points(kind)
     estimator = build_estimator({**dict(settings), "name": algorithm_name, "kernel": kernel})
     with naming(algorithm_name):
         try:
@@ -86,6 +90,15 @@ def toy_points(kind):
     mask[:, 0] = X[:, 0] > 0  # the labels' feature
     values = np.where(mask, 1.0 if kind == "binary" else rng.uniform(0.1, 1.0, mask.shape), 0.0)
     return sp.csr_matrix(values), y
+
+
+def points_kind(X):
+    """The kind of points (KINDS) a fit on ``X`` runs compiled code for: binary when its provider
+    keeps bits (svmbench.kernels.math.binary_bits), else dense or sparse as make_points bundles
+    it (svmbench.kernels.provider.with_kind)."""
+    if binary_bits(X).shape[0] > 0:
+        return "binary"
+    return "sparse" if is_sparse(make_points(X)) else "dense"
 
 
 class CompileCount(event.Listener):
