@@ -31,8 +31,10 @@ from svmbench.loo_bounds import rbf_r_delta_squared, xi_alpha_bound
 from svmbench.referee import (
     PROBLEM_OF_Q_KIND,
     PROBLEMS,
+    VERDICT_ATTRIBUTES,
+    Fit,
     Point,
-    certify,
+    certify_fits,
     precision_unit,
     problem_named,
 )
@@ -115,26 +117,28 @@ FIXES = {
 }
 
 
-def warn_on_faults(estimator):
+def fault_warnings(name, classes, results, verdict, stacklevel=4):
     """ConvergenceWarning naming each class pair whose training ended in a fault (max_iter,
-    stalled, infeasible, as the referee decided), and the fix; a published rule that stopped short
-    of KKT ("own_rule") or a closed form is no fault: its gap is in ``kkt_violation_``, without a
-    warning."""
-    pairs = one_vs_one_pairs(len(estimator.classes_))
+    stalled, infeasible, as the referee's ``verdict``, a svmbench.referee.Verdict, decided), and
+    the fix, for estimator class ``name``'s fit over ``classes`` with the solvers' ``results``; a
+    published rule that stopped short of KKT ("own_rule") or a closed form is no fault: its gap
+    is in ``kkt_violation_``, without a warning. ``stacklevel`` 4: the caller of ``fit``."""
+    verdict = verdict.attributes()
+    pairs = one_vs_one_pairs(len(classes))
     failed = [(pair, status, result, violation, tolerance) for pair, status, result, violation,
-              tolerance in zip(pairs, estimator.status_, estimator.fit_results_,
-                               estimator.kkt_violation_, estimator.kkt_tolerance_)
+              tolerance in zip(pairs, verdict["status_"], results, verdict["kkt_violation_"],
+                               verdict["kkt_tolerance_"])
               if status in FAULTS]
     if not failed:
         return
     lines = "; ".join(
-        f"classes ({estimator.classes_[low]}, {estimator.classes_[high]}): {status} after "
+        f"classes ({classes[low]}, {classes[high]}): {status} after "
         f"{result.iterations} iterations, KKT violation {violation:.3g} > tol {tolerance:.3g}"
         for (low, high), status, result, violation, tolerance in failed
     )
     fixes = " ".join(dict.fromkeys(FIXES[status] for _, status, _, _, _ in failed))
-    warnings.warn(f"{type(estimator).__name__} did not converge: {lines}. {fixes}",
-                  ConvergenceWarning, stacklevel=3)
+    warnings.warn(f"{name} did not converge: {lines}. {fixes}", ConvergenceWarning,
+                  stacklevel=stacklevel)
 
 
 def pair_curves(results):
@@ -355,12 +359,16 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self._prediction = PredictionCount()
         return X, y_index
 
-    def fit(self, X, y, blocks=None):
+    def fit(self, X, y, blocks=None, referee=None):
         """Train on X (or, with ``kernel="precomputed"``, the kernel matrix K(X, X)) and labels y.
         ``blocks``: with a precomputed kernel and ``warm_start``, a :class:`GramBlocks` of that
         matrix whose class-pair blocks and Q-matrices this fit and the next ones on the matrix use
         (a grid search hands one to every gamma of an inner fold, refilled by GramBlocks.take);
-        None: the estimator's own."""
+        None: the estimator's own. ``referee``: a svmbench.referee.Batch that certifies this fit
+        later, with the others on the same matrix (a grid search's C values); the fit then has
+        no referee's attributes (``status_``, ``kkt_violation_``, ...) and the batch's
+        ``certify`` warns of its faults and raises RefutedError; None: certified before fit
+        returns."""
         self._check_params()
         precomputed = self.kernel == "precomputed"
         X, y_index = self._validated(X, y)
@@ -370,7 +378,9 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         problems = self._pair_problems(y_index)
         with naming(self.solver_name):  # what the compile notice names (the first fit compiles)
             results = self._solve_pairs(X, problems, self._initial_alphas(y_index))
-            verdict = self._certify(X, problems, results)
+            fit = self._referee_fit(problems, results)
+            verdict = None if referee is not None else certify_fits(
+                [fit], X, self.kernel, self._gamma, self.coef0, self.degree)[0]
         self.fit_results_ = results
         signed_alpha = np.zeros((len(problems.pairs), X.shape[0]))
         signed_alpha[problems.rows, problems.columns] = problems.signs * np.concatenate(
@@ -387,28 +397,41 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self.stop_ = [r.stop for r in self.fit_results_]
         self.claimed_status_ = [r.status for r in self.fit_results_]
         self.claimed_kkt_violation_ = np.array([r.kkt_violation for r in self.fit_results_])
-        for name, value in verdict.attributes().items():
-            setattr(self, name, value)
         self.kernel_requested_ = sum(r.kernel_requested for r in self.fit_results_)
         self.kernel_computed_ = sum(r.kernel_computed for r in self.fit_results_)
         self.curve_ = pair_curves(self.fit_results_)
         self.kernel_requested_working_set_ = working_set_requests(self.fit_results_)
         self.iterations_by_threads_ = iterations_by_threads(self.fit_results_)
         self._prediction.kernel_values = 0
-        warn_on_faults(self)
+        if referee is None:
+            self._take_verdict(verdict)
+        else:
+            for name in VERDICT_ATTRIBUTES:
+                self.__dict__.pop(name, None)  # a verdict of an earlier fit is not this fit's
+            referee.add(fit, X, self.kernel, self._gamma, self.coef0, self.degree,
+                        functools.partial(fault_warnings, type(self).__name__, self.classes_,
+                                          results, stacklevel=3))
         return self
 
-    def _certify(self, X, problems, results):
-        """The referee's verdict (svmbench.referee.certify) on every class pair's returned point,
-        from kernel values it computes afresh over X; raises RefutedError."""
+    def _take_verdict(self, verdict):
+        """Set the referee's attributes of ``verdict`` (svmbench.referee.Verdict.attributes) and
+        warn of the faults it found."""
+        for name, value in verdict.attributes().items():
+            setattr(self, name, value)
+        fault_warnings(type(self).__name__, self.classes_, self.fit_results_, verdict,
+                       stacklevel=5)
+
+    def _referee_fit(self, problems, results):
+        """Every class pair's returned point as the referee reads it (svmbench.referee.Fit)."""
         points = [Point(members, labels, self._checked_point(result), result.alpha * labels,
                         result.bias, self._box(result), self._tolerance(result), result.status,
                         result.reason, result.kkt_violation)
                   for (members, labels), result in zip(problems.pairs, results)]
         precision = "float64" if self.kernel == "precomputed" else self.q_precision
         largest = max(members.shape[0] for members, _ in problems.pairs)
-        return certify(self.solver_name, PROBLEMS[self.problem], points, X, self.kernel,
-                       self._gamma, self.coef0, self.degree, precision_unit(precision, largest))
+        return Fit(self.solver_name, PROBLEMS[self.problem], points,
+                   precision_unit(precision, largest),
+                   f"C={self.C!r}" if hasattr(self, "C") else "")
 
     def _checked_point(self, result):
         """The point the referee checks against the problem: the solver's alphas."""

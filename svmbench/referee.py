@@ -439,6 +439,12 @@ def judge(solver, claimed_status, reason, claimed_violation, tolerance, measured
     return STALLED if reason == OPTIMAL else reason
 
 
+# the estimator attributes a Verdict sets (Verdict.attributes)
+VERDICT_ATTRIBUTES = ("status_", "kkt_violation_", "kkt_tolerance_", "kkt_allowance_",
+                      "referee_objective_", "referee_gap_", "referee_kernel_evaluations_",
+                      "referee_time_s_", "referee_cpu_time_s_")
+
+
 @dataclass
 class Verdict:
     """The referee's word on one fit: per class pair the status and measurements, and the time
@@ -487,7 +493,38 @@ def certify(solver, problem, points, X, kernel, gamma, coef0, degree, unit):
     """The :class:`Verdict` on the class pairs' returned ``points`` (:class:`Point`) over
     training data X; raises :class:`RefutedError` naming every pair refuted, with the verdict on
     all pairs."""
+    return certify_fits([Fit(solver, problem, points, unit)], X, kernel, gamma, coef0, degree)[0]
+
+
+@dataclass
+class Fit:
+    """One fit's returned points as the referee reads them: the solver, the problem it declares,
+    its class pairs' :class:`Point` and the rounding unit of the Q-matrix it read
+    (:func:`precision_unit`); ``name`` tells it apart from the other fits certified with it (a
+    grid search's point)."""
+
+    solver: str
+    problem: Problem
+    points: list
+    unit: float
+    name: str = ""
+
+
+def certify_fits(fits, X, kernel, gamma, coef0, degree, context=""):
+    """The :class:`Verdict` of each :class:`Fit` over one training matrix X, all measured at
+    once: every class pair of every fit laid end to end, the sums of each pair in its own fixed
+    order (:func:`pair_sums`) and the numpy reductions per pair, so that each fit's measurements
+    are the bits of the fit certified alone (a grid search certifies the 12 C values of one
+    (inner fold, gamma) in one pass over their kernel matrix: svmbench.tuning). Raises
+    :class:`RefutedError` for the first fit (in ``fits``' order) with a pair refuted, naming the
+    fit (its ``name``, in ``context``) and every pair of it refuted, with its verdict. The time of the check is shared equally
+    by the fits."""
+    problem = fits[0].problem
+    if any(fit.problem != problem for fit in fits):
+        raise ValueError("certify_fits certifies fits of one problem at a time, got "
+                         f"{sorted({fit.problem.name for fit in fits})}")
     wall, cpu = time.perf_counter(), time.process_time()
+    points = [point for fit in fits for point in fit.points]
     sums, magnitudes, evaluations = pair_sums(X, points, kernel, gamma, coef0, degree)
     members = np.concatenate([point.members for point in points])
     measurements = measure(
@@ -497,27 +534,85 @@ def certify(solver, problem, points, X, kernel, gamma, coef0, degree, unit):
         np.array([point.bias for point in points], dtype=float),
         sums, magnitudes,
         np.array([point.C for point in points], dtype=float),
-        kernel_diagonal(X, members, kernel, gamma, coef0, degree), unit,
+        kernel_diagonal(X, members, kernel, gamma, coef0, degree),
+        np.concatenate([np.full(len(fit.points), fit.unit) for fit in fits]),
         np.array([kernel_entry_error(X, point.members, kernel, gamma, coef0, degree)
                   for point in points]),
         evaluations)
+    wall, cpu = (time.perf_counter() - wall) / len(fits), (time.process_time() - cpu) / len(fits)
+    verdicts, first = [], 0
+    for fit in fits:
+        verdict, refutations = judged(fit, measurements[first:first + len(fit.points)], wall, cpu)
+        first += len(fit.points)
+        if refutations:
+            pair, message = refutations[0]
+            if len(fit.points) > 1:
+                message += (f" [class pair {pair}; {len(refutations)} of {len(fit.points)} "
+                            "class pairs refuted]")
+            if len(fits) > 1 or context:
+                message += (f" [{fit.name or 'fit'}{context}, certified with {len(fits) - 1} "
+                            "other fits]")
+            raise RefutedError(message, verdict)
+        verdicts.append(verdict)
+    return verdicts
+
+
+def judged(fit, measurements, time_s, cpu_time_s):
+    """(the :class:`Verdict` on ``fit`` from the referee's ``measurements`` of its pairs, the
+    (pair, message) of each pair refuted)."""
     statuses, refutations = [], []
-    for pair, (point, measured) in enumerate(zip(points, measurements)):
+    for pair, (point, measured) in enumerate(zip(fit.points, measurements)):
         try:
-            statuses.append(judge(solver, point.claimed_status, point.reason,
+            statuses.append(judge(fit.solver, point.claimed_status, point.reason,
                                   point.claimed_violation, point.tolerance, measured))
         except RefutedError as error:
             statuses.append("refuted")
             refutations.append((pair, str(error)))
-    verdict = Verdict(statuses, measurements, np.array([p.tolerance for p in points]),
-                      time.perf_counter() - wall, time.process_time() - cpu)
-    if refutations:
-        pair, message = refutations[0]
-        if len(points) > 1:
-            message += (f" [class pair {pair}; {len(refutations)} of {len(points)} class pairs "
-                        "refuted]")
-        raise RefutedError(message, verdict)
-    return verdict
+    return Verdict(statuses, measurements, np.array([p.tolerance for p in fit.points]), time_s,
+                   cpu_time_s), refutations
+
+
+def same_array(a, b):
+    """Whether a and b are one array: the same object, or views of the same memory with the same
+    shape, strides and type (scikit-learn's validation hands an estimator a new view at every
+    fit)."""
+    return a is b or (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+                      and a.__array_interface__ == b.__array_interface__)
+
+
+class Batch:
+    """Fits over one training matrix whose certification waits for :meth:`certify`, which
+    certifies them together (:func:`certify_fits`) and hands each its verdict: a grid search
+    refits every C on one (inner fold, gamma)'s kernel matrix, and one pass over the matrix for
+    all of them reads it once, where one per fit read it twelve times (gs2008 Table VII)."""
+
+    def __init__(self, context=""):
+        self.fits, self.then, self.matrix = [], [], None
+        self.context = context  # where the fits are, for a refutation's message
+
+    def add(self, fit, X, kernel, gamma, coef0, degree, then):
+        """Certify ``fit`` over X at the next :meth:`certify` and call ``then(verdict)``; X and
+        the kernel must be those of the fits already added."""
+        matrix = (X, kernel, gamma, coef0, degree)
+        if self.matrix is not None and not (same_array(X, self.matrix[0])
+                                            and matrix[1:] == self.matrix[1:]):
+            raise ValueError("a referee Batch certifies fits over one training matrix and kernel; "
+                             "certify the fits added so far before adding one over another")
+        self.matrix = matrix
+        self.fits.append(fit)
+        self.then.append(then)
+
+    def certify(self):
+        """Certify every fit added (raises :class:`RefutedError` for the first refuted), call
+        their ``then`` with their verdicts, and start empty."""
+        fits, then, matrix = self.fits, self.then, self.matrix
+        self.fits, self.then, self.matrix = [], [], None
+        if not fits:
+            return []
+        verdicts = certify_fits(fits, *matrix, context=self.context)
+        for callback, verdict in zip(then, verdicts):
+            callback(verdict)
+        return verdicts
 
 
 def precision_unit(q_precision, n):

@@ -8,7 +8,10 @@ Two ways to fill the table of validation errors (grid point x inner fold), same 
   distances are computed once; per (inner fold, gamma) one kernel matrix serves every C and every
   one-vs-one class pair (``kernel="precomputed"``), and consecutive C values (ascending) warm-start
   from the previous solution where the estimator has ``warm_start``; there the class pairs'
-  blocks and Q-matrices are built once per inner fold and refilled at every gamma.
+  blocks and Q-matrices are built once per inner fold and refilled at every gamma; the referee
+  certifies the fits of one (inner fold, gamma) together, after the last C (svmbench.referee.Batch:
+  one pass over the kernel matrix for every C, the same bits as one fit at a time; a refuted fit
+  fails the search as it did alone).
 
 Scaling to [-1, 1] is fitted on each inner training part only. The chosen point is the first
 with the lowest mean validation error (smallest gamma, then smallest C).
@@ -21,6 +24,7 @@ at one tuned point and differs from the others only by where it stops (issue 43)
 problem has no reference tunes itself.
 """
 
+import inspect
 import time
 from itertools import product
 
@@ -31,6 +35,7 @@ from svmbench.data import scale_features
 from svmbench.kernels.cross import kernel_matrix, rbf_of_distances, squared_distances
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.qmatrix import GramBlocks
+from svmbench.referee import Batch
 
 KERNEL_PARAMS = ("kernel", "coef0", "degree")
 REFERENCE = "reference"  # protocol.tune_with: the reference solver of the cell's problem tunes
@@ -134,12 +139,16 @@ def shared_errors(algorithm, points, X, y, inner_folds, scale):
                 estimator.set_params(warm_start=True)
                 blocks = shared_blocks(blocks, K_fit)
                 fit_params = {"blocks": blocks}
+            if "referee" in inspect.signature(estimator.fit).parameters:
+                fit_params["referee"] = Batch(f" of inner fold {fold}, gamma={gamma!r}")
             for index in sorted(indices, key=lambda i: points[i].get("C", 0.0)):
                 tuned = {k: v for k, v in points[index].items() if k != "gamma"}
                 estimator.set_params(**tuned)
                 errors[index, fold], spent = timed_error(estimator, K_fit, y_fit, K_check, y_check,
                                                          **fit_params)
                 seconds += spent
+            if "referee" in fit_params:
+                fit_params["referee"].certify()
     return errors, seconds
 
 

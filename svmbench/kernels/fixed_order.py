@@ -21,6 +21,9 @@ def weighted_row_sums(block, weights, sums, magnitudes):
         sums[r], magnitudes[r] = total, magnitude
 
 
+TILE = 4  # entries of one pair summed together, sharing each column's index and weight
+
+
 @njit(cache=True)
 def gathered_sums(gram, members, starts, columns, weights, column_starts, sums):
     """Every class pair's sums over one kernel matrix: sums[e] = sum_j gram[members[e],
@@ -29,25 +32,101 @@ def gathered_sums(gram, members, starts, columns, weights, column_starts, sums):
     copy of a pair's rows. Four accumulators, the k-th taking the pair's columns k, k + 4, ...
     in order (a pair's last n_columns % 4 columns to the first), added as (t0 + t1) + (t2 + t3):
     a fixed order that does not wait on one chain of additions.
-    The entries are visited by matrix row (each sum's order is its own, so the visiting order
-    changes no bit): a sample's row is read from memory once for all the pairs it is in, and
-    stays in the core's cache while they sum over it (one-vs-one over 7 classes: each row serves
-    6 pairs; visited pair after pair, each pair's scattered reads over the rows cost a grid
-    search of gs2008 Table VII more than its fits)."""
-    pair_of = np.empty(members.shape[0], dtype=np.intp)
-    for pair in range(starts.shape[0] - 1):
-        pair_of[starts[pair]:starts[pair + 1]] = pair
-    for entry in np.argsort(members, kind="mergesort"):
-        pair = pair_of[entry]
-        first, end = column_starts[pair], column_starts[pair + 1]
-        last = first + (end - first) // 4 * 4
-        row = gram[members[entry]]
-        t0, t1, t2, t3 = 0.0, 0.0, 0.0, 0.0
-        for j in range(first, last, 4):
-            t0 += row[columns[j]] * weights[j]
-            t1 += row[columns[j + 1]] * weights[j + 1]
-            t2 += row[columns[j + 2]] * weights[j + 2]
-            t3 += row[columns[j + 3]] * weights[j + 3]
-        for j in range(last, end):
-            t0 += row[columns[j]] * weights[j]
-        sums[entry] = (t0 + t1) + (t2 + t3)
+    Each sum's order is its own, so the order the entries are visited in changes no bit; they are
+    visited in tiles (:func:`row_tiles`): four entries of one pair at once, whose sums share each
+    column's index and weight (a load of each for four sums), the tiles by matrix row, so that a
+    sample's row, read from memory once, stays in the core's cache while the tiles of every pair
+    it is in sum over it (one-vs-one over 7 classes: each row serves 6 pairs, and 6 x 12 pairs
+    when a grid search certifies its 12 C values together; visited pair after pair, each pair's
+    scattered reads over the rows cost a grid search of gs2008 Table VII more than its fits)."""
+    order, tile_starts, tile_pairs, visits = row_tiles(members, starts)
+    for tile in visits:
+        first_entry, end_entry = tile_starts[tile], tile_starts[tile + 1]
+        first, end = column_starts[tile_pairs[tile]], column_starts[tile_pairs[tile] + 1]
+        if end_entry - first_entry == TILE:
+            sum_four(gram, members, order[first_entry:end_entry], columns, weights, first, end,
+                     sums)
+        else:
+            for entry in order[first_entry:end_entry]:
+                sums[entry] = sum_one(gram[members[entry]], columns, weights, first, end)
+
+
+@njit(cache=True)
+def row_tiles(members, starts):
+    """(order, tile_starts, tile_pairs, visits): ``order`` lists each pair's entries by member
+    (stable), ``order[tile_starts[t]:tile_starts[t + 1]]`` is tile t, up to TILE consecutive
+    entries of pair ``tile_pairs[t]``, and ``visits`` the tiles by their first member (stable)."""
+    n_pairs = starts.shape[0] - 1
+    order = np.empty(members.shape[0], dtype=np.intp)
+    n_tiles = 0
+    for pair in range(n_pairs):
+        first, end = starts[pair], starts[pair + 1]
+        order[first:end] = np.argsort(members[first:end], kind="mergesort") + first
+        n_tiles += (end - first + TILE - 1) // TILE
+    tile_starts = np.empty(n_tiles + 1, dtype=np.intp)
+    tile_pairs, keys = np.empty(n_tiles, dtype=np.intp), np.empty(n_tiles, dtype=np.intp)
+    tile = 0
+    for pair in range(n_pairs):
+        for first in range(starts[pair], starts[pair + 1], TILE):
+            tile_starts[tile], tile_pairs[tile] = first, pair
+            keys[tile] = members[order[first]]
+            tile += 1
+    tile_starts[n_tiles] = members.shape[0]
+    return order, tile_starts, tile_pairs, np.argsort(keys, kind="mergesort")
+
+
+@njit(cache=True)
+def sum_one(row, columns, weights, first, end):
+    """sum_j row[columns[j]] weights[j] over first <= j < end in gathered_sums' order."""
+    last = first + (end - first) // 4 * 4
+    t0, t1, t2, t3 = 0.0, 0.0, 0.0, 0.0
+    for j in range(first, last, 4):
+        t0 += row[columns[j]] * weights[j]
+        t1 += row[columns[j + 1]] * weights[j + 1]
+        t2 += row[columns[j + 2]] * weights[j + 2]
+        t3 += row[columns[j + 3]] * weights[j + 3]
+    for j in range(last, end):
+        t0 += row[columns[j]] * weights[j]
+    return (t0 + t1) + (t2 + t3)
+
+
+@njit(cache=True)
+def sum_four(gram, members, entries, columns, weights, first, end, sums):
+    """:func:`sum_one` of the rows of four ``entries`` of one pair, each column's index and weight
+    loaded once for the four (sixteen accumulators, each sum's four in sum_one's order)."""
+    r0, r1 = gram[members[entries[0]]], gram[members[entries[1]]]
+    r2, r3 = gram[members[entries[2]]], gram[members[entries[3]]]
+    last = first + (end - first) // 4 * 4
+    a0, a1, a2, a3 = 0.0, 0.0, 0.0, 0.0
+    b0, b1, b2, b3 = 0.0, 0.0, 0.0, 0.0
+    c0, c1, c2, c3 = 0.0, 0.0, 0.0, 0.0
+    d0, d1, d2, d3 = 0.0, 0.0, 0.0, 0.0
+    for j in range(first, last, 4):
+        k0, k1, k2, k3 = columns[j], columns[j + 1], columns[j + 2], columns[j + 3]
+        w0, w1, w2, w3 = weights[j], weights[j + 1], weights[j + 2], weights[j + 3]
+        a0 += r0[k0] * w0
+        a1 += r0[k1] * w1
+        a2 += r0[k2] * w2
+        a3 += r0[k3] * w3
+        b0 += r1[k0] * w0
+        b1 += r1[k1] * w1
+        b2 += r1[k2] * w2
+        b3 += r1[k3] * w3
+        c0 += r2[k0] * w0
+        c1 += r2[k1] * w1
+        c2 += r2[k2] * w2
+        c3 += r2[k3] * w3
+        d0 += r3[k0] * w0
+        d1 += r3[k1] * w1
+        d2 += r3[k2] * w2
+        d3 += r3[k3] * w3
+    for j in range(last, end):
+        k0, w0 = columns[j], weights[j]
+        a0 += r0[k0] * w0
+        b0 += r1[k0] * w0
+        c0 += r2[k0] * w0
+        d0 += r3[k0] * w0
+    sums[entries[0]] = (a0 + a1) + (a2 + a3)
+    sums[entries[1]] = (b0 + b1) + (b2 + b3)
+    sums[entries[2]] = (c0 + c1) + (c2 + c3)
+    sums[entries[3]] = (d0 + d1) + (d2 + d3)

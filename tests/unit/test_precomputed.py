@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
 from sklearn.metrics.pairwise import pairwise_kernels, rbf_kernel
 
+from svmbench import referee
 from svmbench.kernels.cross import kernel_matrix
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.qmatrix import (
@@ -23,6 +24,7 @@ from svmbench.kernels.qmatrix import (
 )
 from svmbench.models import GSSVC, RSVC, SMOSVC, HardMarginSVC
 from svmbench.protocols import kfold_indices
+from svmbench.referee import RefutedError
 from svmbench.solvers import get_solver
 from svmbench.solvers.smo import solve_wss2_many
 from svmbench.tuning import (
@@ -324,3 +326,47 @@ def test_blocks_of_another_matrix_are_refused_and_say_how_to_hand_it_over():
         SMOSVC(kernel="precomputed", warm_start=True).fit(gram.copy(), y, blocks=blocks)
     with pytest.raises(ValueError, match="shape"):
         blocks.take(gram[1:, 1:])
+
+
+def test_a_grid_search_certifies_every_inner_fit_together_with_the_bits_of_each_alone(
+        monkeypatch):
+    """The grid search certifies every inner fit: the C values of one (inner fold, gamma)
+    together, after the last (svmbench.referee.Batch), each verdict the bits of the fit certified
+    alone (svmbench.referee.certify: certify_fits of the one fit)."""
+    X, y = problem(3, n=90, classes=3)
+    inner = kfold_indices(y, 3, 0)
+    algorithm = {"name": "smo_wss2", "gamma": 1.0, "C": 1.0}
+    points = parameter_grid({"gamma_log2": [-2, 1], "C_log2": [-1, 3]}, algorithm)
+    batches = []
+
+    def certify_and_compare(fits, X, kernel, gamma, coef0, degree, context=""):
+        verdicts = together(fits, X, kernel, gamma, coef0, degree, context)
+        batches.append(len(fits))
+        for fit, verdict in zip(fits, verdicts):
+            (alone,) = together([fit], X, kernel, gamma, coef0, degree)  # referee.certify
+            assert [m.__dict__ for m in verdict.measurements] == \
+                [m.__dict__ for m in alone.measurements]
+            assert verdict.statuses == alone.statuses
+        return verdicts
+
+    together = referee.certify_fits
+    monkeypatch.setattr(referee, "certify_fits", certify_and_compare)
+    errors, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
+    assert batches == [5] * (4 * 3)  # 5 C values per (gamma, inner fold)
+    assert errors.shape == (len(points), 3)
+
+
+def test_a_refuted_inner_fit_fails_the_grid_search_naming_its_grid_point(monkeypatch):
+    """A claim of convergence the referee does not measure fails the search, named: the fit at
+    C = 2 reports half its alphas (a feasible point off the optimum) as converged."""
+    X, y = problem(4, n=90, classes=3)
+    inner = kfold_indices(y, 3, 0)
+    algorithm = {"name": "smo_wss2", "gamma": 1.0, "C": 1.0}
+    points = parameter_grid({"gamma_log2": [0, 0], "C_log2": [0, 2]}, algorithm)
+    honest = SMOSVC._checked_point
+    monkeypatch.setattr(SMOSVC, "_checked_point", lambda self, result: honest(self, result) * (
+        0.5 if self.C == 2.0 else 1.0))
+    with pytest.raises(RefutedError, match=r"refuted: smo_wss2 claimed convergence .*"
+                                           r"\[C=2\.0 of inner fold 0, gamma=1\.0, certified "
+                                           r"with 2 other fits\]"):
+        shared_errors(algorithm, points, X, y, inner, scale=True)

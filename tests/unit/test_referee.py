@@ -29,14 +29,17 @@ from svmbench.kernels.fixed_order import weighted_row_sums
 from svmbench.models import plugin_estimator
 from svmbench.referee import (
     PROBLEMS,
+    Batch,
+    Fit,
     Point,
     RefutedError,
     best_bias,
     certify,
+    certify_fits,
     certify_scikit_learn,
     scikit_learn_points,
 )
-from svmbench.solvers.base import MAX_ITER, OPTIMAL, OWN_RULE, SOLVERS, finish
+from svmbench.solvers.base import CONVERGED, MAX_ITER, OPTIMAL, OWN_RULE, SOLVERS, finish
 from svmbench.solvers.plugins import SolverPlugin
 from svmbench.store import ResultStore
 
@@ -509,3 +512,88 @@ def test_every_one_vs_one_pair_is_measured_as_alone_and_as_an_independent_per_pa
         primal = min(np.maximum(1.0 - y * (sums + b), 0.0).sum() for b in kinks)
         gap = 0.5 * alpha @ Q @ alpha + C * primal + objective
         assert whole.gap == pytest.approx(gap, abs=1e-9 * (1.0 + C * n + abs(objective)))
+
+
+def batch_of_fits(seed, n_classes, n, log2_Cs, lying=()):
+    """(X, classes, fits): one fit per C of ``log2_Cs`` over the one-vs-one pairs of a random
+    problem, each pair's point random and feasible, claimed stopped at max_iter (judged, not
+    refuted) or, for the fits in ``lying``, claimed optimal (refuted: a random point is no
+    optimum)."""
+    rng = np.random.default_rng(seed)
+    X, _ = random_problem(seed, n)
+    classes = rng.permutation(np.arange(n) % n_classes)
+    fits = []
+    for index, log2_C in enumerate(log2_Cs):
+        claim, reason = (CONVERGED, OPTIMAL) if index in lying else (MAX_ITER, MAX_ITER)
+        points = [Point(p.members, p.labels, p.alpha, p.coefficients, p.bias, p.C, p.tolerance,
+                        claim, reason, math.nan)
+                  for p in one_vs_one_points(classes, 2.0 ** log2_C, rng)]
+        fits.append(Fit("liar", PROBLEMS["csvc"], points, 1e-12, f"C={2.0 ** log2_C!r}"))
+    return X, fits
+
+
+def verdict_bits(verdict):
+    return (np.array([(m.objective, m.violation, m.gap, m.allowance)
+                      for m in verdict.measurements]).tobytes(), tuple(verdict.statuses))
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "precomputed"])
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_classes=st.integers(2, 5), n=st.integers(12, 80),
+       log2_Cs=st.lists(st.integers(-2, 6), min_size=1, max_size=6))
+def test_fits_certified_together_are_each_the_fit_certified_alone_and_an_independent_referee(
+        kernel, seed, n_classes, n, log2_Cs):
+    """A grid search certifies the C values of one (inner fold, gamma) in one pass
+    (svmbench.referee.certify_fits): each fit's verdict is bit for bit its verdict certified
+    alone (certify, one fit at a time), whatever is certified with it, and each pair's violation
+    and objective are those of an independent numpy referee on the pair's own kernel matrix."""
+    X, fits = batch_of_fits(seed, n_classes, n, log2_Cs)
+    data = rbf_kernel(X, gamma=GAMMA) if kernel == "precomputed" else X
+    together = certify_fits(fits, data, kernel, GAMMA, 0.0, 3)
+    assert len(together) == len(fits)
+    for fit, verdict in zip(fits, together):
+        alone = certify(fit.solver, fit.problem, fit.points, data, kernel, GAMMA, 0.0, 3, fit.unit)
+        assert verdict_bits(verdict) == verdict_bits(alone)
+        assert set(verdict.statuses) <= {"converged", MAX_ITER}
+        for point, measured in zip(fit.points, verdict.measurements):
+            Q = q_matrix("csvc", X[point.members], point.labels, point.C)
+            assert measured.objective == pytest.approx(dual_objective("csvc", Q, point.alpha),
+                                                       rel=1e-9, abs=1e-12)
+            assert measured.violation == pytest.approx(independent_violation(
+                "csvc", X[point.members], point.labels, point.alpha, point.bias, point.C),
+                rel=1e-7, abs=1e-9)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_fits=st.integers(2, 6), data=st.data())
+def test_the_first_refuted_fit_of_a_batch_fails_it_named_with_its_verdict_alone(seed, n_fits,
+                                                                                data):
+    """A lie among fits certified together is refuted as it is alone: the batch raises
+    RefutedError naming the first lying fit (its C and where it was: the batch's context), with
+    that fit's verdict, the bits of the fit certified alone; the fits after it do not hide it."""
+    lying = data.draw(st.sets(st.integers(0, n_fits - 1), min_size=1))
+    X, fits = batch_of_fits(seed, 3, 30, list(range(n_fits)), lying)
+    gram = rbf_kernel(X, gamma=GAMMA)
+    batch = Batch(" of inner fold 2, gamma=0.5")
+    told = []
+    for fit in fits:
+        batch.add(fit, gram, "precomputed", None, 0.0, 3, told.append)
+    with pytest.raises(RefutedError) as refuted:
+        batch.certify()
+    first = fits[min(lying)]
+    with pytest.raises(RefutedError) as alone:
+        certify(first.solver, first.problem, first.points, gram, "precomputed", None, 0.0, 3,
+                first.unit)
+    message = str(refuted.value)
+    assert message.startswith(str(alone.value))
+    assert f"[{first.name} of inner fold 2, gamma=0.5, certified with {n_fits - 1}" in message
+    assert verdict_bits(refuted.value.verdict) == verdict_bits(alone.value.verdict)
+    assert told == [] and batch.fits == []
+
+
+def test_a_batch_refuses_a_fit_over_another_matrix():
+    X, fits = batch_of_fits(0, 3, 30, [0, 1])
+    batch = Batch()
+    batch.add(fits[0], rbf_kernel(X, gamma=GAMMA), "precomputed", None, 0.0, 3, print)
+    with pytest.raises(ValueError, match="one training matrix"):
+        batch.add(fits[1], rbf_kernel(X, gamma=GAMMA), "precomputed", None, 0.0, 3, print)
