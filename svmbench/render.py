@@ -66,14 +66,16 @@ def stored_records(store_dir, hashes):
                                                                         "fold"])
 
 
-def render(name, scale, overrides=()):
+def render(name, scale, overrides=(), out_root=ROOT):
     """Write one artefact's table from its stored records; return the output path.
-    ``overrides`` (e.g. ``store.dir=...``) apply to the experiment config."""
+    ``overrides`` (e.g. ``store.dir=...``) apply to the experiment config; ``out_root`` is where
+    its output path (relative, e.g. ``results/gs2008/table2.md``) is taken from: the checkout, or
+    a scratch folder to compare with the committed page (tests/integration/test_pages.py)."""
     if name not in artefacts():
         raise SystemExit(f"no artefact {name!r}; choose one of {artefacts()}")
     settings, store_dir = artefact_settings(name, scale, overrides)
     artefact_cells = tuple(cells(name, scale, overrides))
-    artefact = Artefact(name, scale, artefact_cells, ROOT / settings["output"])
+    artefact = Artefact(name, scale, artefact_cells, Path(out_root) / settings["output"])
     records = stored_records(ROOT / store_dir, {cell.config_hash for cell in artefact_cells})
     renderer = load_renderer(name, settings["renderer"])
     artefact.output.parent.mkdir(parents=True, exist_ok=True)

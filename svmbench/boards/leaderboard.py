@@ -25,7 +25,7 @@ from svmbench.boards._claims import claims_ledger, claims_markdown
 from svmbench.boards._models_board import models_section
 from svmbench.boards._ranks import ALPHA, complete_block, rank_statistics, statistics_text
 from svmbench.capabilities import UNSUITABLE
-from svmbench.solvers.base import FAULTS
+from svmbench.statuses import FAULTS
 from svmbench.store import FINISHED
 
 # label -> (record field, its value in table units, lower is better, number format)

@@ -18,15 +18,13 @@ from pathlib import Path
 import numpy as np
 
 from svmbench.data import available_realizations, load_dataset
+from svmbench.papers.rosen._procedure import FOLDS, GRID, REALIZATIONS
 from svmbench.protocols import kfold_indices
 from svmbench.tuning import grid_search
 
 DATASETS = ("ida_titanic", "ida_heart", "ida_breast_cancer", "ida_thyroid", "ida_diabetis",
             "ida_flare_solar", "ida_banana", "ida_german", "ida_image", "ida_ringnorm",
             "ida_twonorm", "ida_waveform")
-REALIZATIONS = 5
-FOLDS = 5
-GRID = {"gamma_log2": [-10, 2], "C_log2": [-2, 10]}
 OUTPUT = Path(__file__).resolve().parent / "experiment" / "rosen_parameters.yaml"
 
 

@@ -12,7 +12,7 @@ from svmbench.analysis.artefact_tables import WALL_TIMES, not_run_note, sources_
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stats import wilcoxon_rank_sum
 from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
-from svmbench.papers.rosen.rosen_parameters import FOLDS, GRID, REALIZATIONS
+from svmbench.papers.rosen._procedure import FOLDS, GRID, REALIZATIONS
 from svmbench.status import FINISHED, statuses
 
 SMO, ROSEN = "smo_mod2", "rosen"
