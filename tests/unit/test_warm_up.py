@@ -1,12 +1,27 @@
 """The runner compiles outside every timing: after its warm-ups, a grid search on real-looking
 data (3 classes, other sizes) needs no numba signature they did not create, so a nested-CV
-record's tuning time holds no compiling."""
+record's tuning time holds no compiling; and a fit on binary (0/1) points, whose row filler is
+compiled apart, none after the warm-up on their kind (svmbench.warm_up.points_kind), which is the
+kind the provider itself takes."""
 
 import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from svmbench.kernels.provider import (
+    BinaryProvider,
+    DenseProvider,
+    SparseProvider,
+    make_provider,
+    with_kind,
+)
+from svmbench.warm_up import KINDS, points_kind, toy_points
 
 PROGRAM = """
 import json, sys
@@ -52,3 +67,55 @@ def test_after_the_warm_ups_a_grid_search_compiles_nothing(algorithm):
 
 def test_without_the_tuning_warm_up_the_grid_search_would_compile():
     assert new_signatures("smo_wss2", "cold")
+
+
+FIT = """
+import json, sys
+import numpy as np
+import scipy.sparse as sp
+from numba.core.dispatcher import Dispatcher
+from svmbench import warm_up
+from svmbench.algorithms import build_estimator
+
+def compiled():
+    return {f"{module}.{name}": len(value.signatures)
+            for module, loaded in list(sys.modules.items()) if module.startswith("svmbench")
+            for name, value in vars(loaded).items() if isinstance(value, Dispatcher)}
+
+rng = np.random.default_rng(2)
+X = sp.csr_matrix((rng.random((60, 120)) < 0.1).astype(float))
+y = np.where(np.asarray(X[:, :60].sum(axis=1)).ravel() > 6, 1.0, -1.0)
+warm_up.warm_up("smo_wss2", "rbf", kind=warm_up.points_kind(X) if sys.argv[1] == "kind" else "dense")
+before = compiled()
+build_estimator({"name": "smo_wss2", "gamma": 0.05}).fit(X, y)
+print(json.dumps({name: count for name, count in compiled().items() if count != before.get(name, 0)}))
+"""
+
+
+def fit_signatures(warm):
+    done = subprocess.run([sys.executable, "-c", FIT, warm], capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_after_the_warm_up_on_their_kind_a_fit_on_binary_points_compiles_nothing():
+    assert fit_signatures("kind") == {}
+    assert fit_signatures("dense")  # the warm-up on dense points alone would leave it to the fit
+
+
+PROVIDERS = {"dense": DenseProvider, "binary": BinaryProvider, "sparse": SparseProvider}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 30), d=st.integers(1, 150),
+       density=st.floats(0.01, 1.0), zero_one=st.booleans(), sparse=st.booleans())
+def test_the_kind_is_the_providers(seed, n, d, density, zero_one, sparse):
+    rng = np.random.default_rng(seed)
+    mask = rng.random((n, d)) < density
+    X = np.where(mask, 1.0 if zero_one else rng.normal(size=(n, d)), 0.0)
+    X = sp.csr_matrix(X) if sparse else X
+    assert isinstance(with_kind(make_provider(X)), PROVIDERS[points_kind(X)])
+
+
+def test_each_toy_problem_is_of_its_kind():
+    assert [points_kind(toy_points(kind)[0]) for kind in KINDS] == list(KINDS)
