@@ -83,10 +83,11 @@ def render_one(name, out_root):
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
     """{page relative to the checkout: re-rendered text} of every artefact, rendered in two
-    processes (fork: the parent imported svmbench already)."""
+    fresh processes (spawn: a test process of the suite has loaded the engine for other tests,
+    and a forked worker would inherit it)."""
     out_root = tmp_path_factory.mktemp("pages")
     names = artefacts()
-    with ProcessPoolExecutor(max_workers=2, mp_context=get_context("fork")) as pool:
+    with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         results = list(pool.map(render_one, names, [out_root] * len(names)))
     loaded = sorted({module for _, modules in results for module in modules})
     assert loaded == [], f"rendering loaded {loaded}"
