@@ -439,12 +439,6 @@ def judge(solver, claimed_status, reason, claimed_violation, tolerance, measured
     return STALLED if reason == OPTIMAL else reason
 
 
-# the estimator attributes a Verdict sets (Verdict.attributes)
-VERDICT_ATTRIBUTES = ("status_", "kkt_violation_", "kkt_tolerance_", "kkt_allowance_",
-                      "referee_objective_", "referee_gap_", "referee_kernel_evaluations_",
-                      "referee_time_s_", "referee_cpu_time_s_")
-
-
 @dataclass
 class Verdict:
     """The referee's word on one fit: per class pair the status and measurements, and the time
@@ -471,6 +465,10 @@ class Verdict:
             "referee_time_s_": self.time_s,
             "referee_cpu_time_s_": self.cpu_time_s,
         }
+
+
+# the estimator attributes a Verdict sets: those of a verdict on no class pair
+VERDICT_ATTRIBUTES = tuple(Verdict([], [], np.array([]), 0.0, 0.0).attributes())
 
 
 @dataclass

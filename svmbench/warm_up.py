@@ -120,12 +120,7 @@ def compile_solver(name, kind):
     count = CompileCount()
     event.register("numba:compile", count)
     wall, cpu = time.perf_counter(), time.process_time()
-    X, y = toy_points(kind)
-    with naming(name):
-        try:
-            build_estimator({"name": name}).fit(X, y).predict(X)
-        except RefutedError:  # compiled all the same
-            pass
+    warm_up(name, "rbf", kind=kind)
     event.unregister("numba:compile", count)
     return name, kind, time.process_time() - cpu, time.perf_counter() - wall, count.count
 
