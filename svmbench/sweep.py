@@ -9,13 +9,10 @@ Composing a config takes Hydra about half a second, and a paper-scale sweep has 
 that differ mostly in values (``algorithm.C=4``). So ``cells`` composes once per choice of config
 groups (``dataset=heart algorithm=smo_wss2``) and applies each job's value overrides as Hydra's
 config loader applies them after composition (``OmegaConf.update``, ``+`` adds a key, ``++``
-forces it), to a copy where a later job needs the composed config too; a job whose overrides this
-cannot take (a deletion, an error) is composed whole. A board has one choice of groups per cell
-(400 on the paper leaderboard), so its compositions also share the deep copy of the config
-sources that Hydra makes for each (``one_copy_of_the_sources``; Hydra's internals). Both together,
-one process, CPU: the quick leaderboard's 48 cells 23.9 -> 18.0 s, the paper solvers board's 288
-42.2 -> 30.9 s, gs2008 Table VII's 51 18.0 -> 14.0 s. tests/integration/test_sweep.py checks the
-hashes against composing every job whole, without either shortcut.
+forces it), to a copy only where a later job needs the composed config too (a board has one
+choice of groups per cell); a job whose overrides this cannot take (a deletion, an error) is
+composed whole. tests/integration/test_sweep.py checks the hashes against composing every job
+whole.
 """
 
 import contextlib
@@ -26,8 +23,6 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hydra import compose, initialize_config_module
-from hydra._internal import config_loader_impl
-from hydra._internal.config_repository import CachingConfigRepository
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.utils import instantiate
 from omegaconf import OmegaConf, open_dict
@@ -80,12 +75,11 @@ def cells(artefact, scale, overrides=()):
     groups = set(config.hydra.runtime.choices)
     jobs = sweep_jobs(config)
     found, composed = [], {}
-    uses = Counter(job_choices(job, base, overrides, groups) for job in jobs)
-    with initialize_config_module(config_module=CONF_PACKAGE, version_base=None), \
-            one_copy_of_the_sources():
-        for job in jobs:
-            extra = [o for o in job if o not in (*base, *overrides)]
-            choices = job_choices(job, base, overrides, groups)
+    extras = [[o for o in job if o not in (*base, *overrides)] for job in jobs]
+    uses = Counter(group_choices(extra, groups) for extra in extras)
+    with initialize_config_module(config_module=CONF_PACKAGE, version_base=None):
+        for extra in extras:
+            choices = group_choices(extra, groups)
             if choices not in composed:
                 composed[choices] = compose("config", [*base, *overrides, *choices])
             uses[choices] -= 1
@@ -97,35 +91,9 @@ def cells(artefact, scale, overrides=()):
     return found
 
 
-@contextlib.contextmanager
-def one_copy_of_the_sources():
-    """Within the block, Hydra's compositions share one deep copy of the config loader's sources.
-
-    Hydra's loader wraps its sources in a CachingConfigRepository for each composition, which
-    deep-copies them (0.1 s; the copy's search path is then set from the composition's
-    overrides) and caches the files one composition loads. Here every composition of the block
-    takes the first one's copy and a cache of its own: the files are read anew (a composed config
-    shares nodes with the files it loaded, so a shared cache would carry one composition's changes
-    into the next). Hydra's internals, as nothing public does it."""
-    copies = {}
-
-    class SharedSources(CachingConfigRepository):
-        def __init__(self, delegate):
-            if id(delegate) not in copies:
-                super().__init__(delegate)
-                copies[id(delegate)] = self.delegate
-            self.delegate, self.cache = copies[id(delegate)], {}
-
-    config_loader_impl.CachingConfigRepository = SharedSources
-    try:
-        yield
-    finally:
-        config_loader_impl.CachingConfigRepository = CachingConfigRepository
-
-
-def job_choices(job, base, overrides, groups):
-    """A job's own overrides that choose a config group (``dataset=heart``), in its order."""
-    return tuple(o for o in job if o not in (*base, *overrides) and not is_value_override(o, groups))
+def group_choices(overrides, groups):
+    """The ``overrides`` that choose a config group (``dataset=heart``), in their order."""
+    return tuple(o for o in overrides if not is_value_override(o, groups))
 
 
 def is_value_override(override, groups):
