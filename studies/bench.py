@@ -661,7 +661,7 @@ def cold_start_section(measured):
     target = (f"Cold start (issue 42: the first fit of every solver within "
               f"{COLD_START_TARGET_S:g} s): compiling moved to the install: `make venv` runs "
               f"svmbench-compile, which compiled every built-in solver for dense and binary "
-              f"points in {ahead['wall']:.0f} s ({ahead['cpu']:.0f} s CPU of its "
+              f"points and its grid search in {ahead['wall']:.0f} s ({ahead['cpu']:.0f} s CPU of its "
               f"processes, load average {ahead['load average']}); the first fit after it took at "
               f"most {after.max():.2f} s: {met} of {len(frame)} solvers "
               f"{'met' if met == len(frame) else 'NOT met'}. Without it, a first fit compiles: "

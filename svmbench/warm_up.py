@@ -8,8 +8,10 @@ they time.
 And compiling ahead of the first fit: ``svmbench-compile`` (``main``; ``make venv`` runs it) fits
 every built-in solver on toy problems of dense and of binary points (a fit compiles its own
 kind's code only, svmbench.kernels.provider.with_kind; ``--kinds sparse`` adds other sparse
-points) in as many processes as there are cores, so that numba's disk cache (svmbench.kernels.compile_cache) holds what a
-first fit would otherwise compile, and says what it did and how long it took.
+points) and runs its grid search on a toy problem (the tuned cells' precomputed-kernel,
+warm-started path; ``--no-grid-search`` leaves it out), in as many processes as there are cores,
+so that numba's disk cache (svmbench.kernels.compile_cache) holds what a first fit or a first
+tuned cell would otherwise compile, and says what it did and how long it took.
 """
 
 import argparse
@@ -114,13 +116,21 @@ class CompileCount(event.Listener):
         pass
 
 
+# the task of svmbench-compile that runs a solver's grid search (warm_up_tuning), not a fit
+GRID_SEARCH = "grid search"
+
+
 def compile_solver(name, kind):
-    """Fit and predict with solver ``name`` on toy_points(kind); (name, kind, CPU s, wall s,
-    svmbench functions compiled) of it in this process."""
+    """Fit and predict with solver ``name`` on toy_points(kind), or run its grid search when
+    ``kind`` is GRID_SEARCH; (name, kind, CPU s, wall s, svmbench functions compiled) of it in
+    this process."""
     count = CompileCount()
     event.register("numba:compile", count)
     wall, cpu = time.perf_counter(), time.process_time()
-    warm_up(name, "rbf", kind=kind)
+    if kind == GRID_SEARCH:
+        warm_up_tuning(name, "rbf")
+    else:
+        warm_up(name, "rbf", kind=kind)
     event.unregister("numba:compile", count)
     return name, kind, time.process_time() - cpu, time.perf_counter() - wall, count.count
 
@@ -147,12 +157,17 @@ def main(argv=None):
     parser.add_argument("--solvers", nargs="+", help="default: every built-in solver")
     parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(DEFAULT_KINDS),
                         help=f"kinds of points (default: {' '.join(DEFAULT_KINDS)})")
+    parser.add_argument("--no-grid-search", dest="grid_search", action="store_false",
+                        help="leave out each solver's grid search (the tuned cells' path)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count(),
                         help="processes (default: one per core)")
     args = parser.parse_args(argv)
-    tasks = [(name, kind) for kind in args.kinds for name in args.solvers or builtin_solvers()]
-    print(f"svmbench-compile: {len(tasks)} fits on toy problems ({len(tasks) // len(args.kinds)} "
-          f"solvers x {', '.join(args.kinds)} points) in {args.jobs} processes, compiling what "
+    solvers = args.solvers or builtin_solvers()
+    stages = [*args.kinds, *[GRID_SEARCH] * args.grid_search]
+    tasks = [(name, stage) for stage in stages for name in solvers]
+    searches = " and its grid search" if args.grid_search else ""
+    print(f"svmbench-compile: {len(tasks)} runs on toy problems ({len(solvers)} solvers x a fit "
+          f"on {', '.join(args.kinds)} points{searches}) in {args.jobs} processes, compiling what "
           f"numba's cache lacks into {key_directory()}", flush=True)
     started, cpu = time.perf_counter(), 0.0
     spawn = multiprocessing.get_context("spawn")
@@ -162,7 +177,8 @@ def main(argv=None):
                 [pool.submit(compile_solver, *task) for task in tasks]):
             name, kind, task_cpu, wall, compiled = done.result()
             cpu += task_cpu
-            print(f"  {name} ({kind} points): {compiled} functions compiled, {task_cpu:.1f} s "
+            what = kind if kind == GRID_SEARCH else f"{kind} points"
+            print(f"  {name} ({what}): {compiled} functions compiled, {task_cpu:.1f} s "
                   f"CPU, {wall:.1f} s", flush=True)
     print(f"svmbench-compile: done in {time.perf_counter() - started:.0f} s ({cpu:.0f} s CPU); a "
           f"first fit loads the compiled code", flush=True)

@@ -341,24 +341,32 @@ for X in (dense, binary):
     kinds.append(type(make_provider(X)).__name__)
     build_estimator({"name": "gs_svm"}).fit(X, y).predict(X)
     compiled_by_kind.append(len(compiled))
+from svmbench.tuning import grid_search
+X = rng.normal(size=(50, 3))
+y = np.where(X[:, 0] > 0, 1.0, -1.0)
+halves = [(np.arange(25, 50), np.arange(25)), (np.arange(25), np.arange(25, 50))]
+grid_search({"name": "gs_svm", "gamma": 1.0}, {"grid": {"gamma_log2": [-2, 1]}}, X, y, halves,
+            scale=True)
+compiled_by_kind.append(len(compiled))
 print(json.dumps({"kinds": kinds, "compiled": compiled_by_kind}))
 """
 
 
 def test_svmbench_compile_fills_the_cache_so_that_a_first_fit_compiles_nothing(tmp_path):
-    """svmbench-compile (what make venv runs) for one solver and two kinds of points in two
-    processes: a fresh process's first fits of that solver on other problems of those kinds load
-    everything and say nothing."""
+    """svmbench-compile (what make venv runs) for one solver, two kinds of points and its grid
+    search in two processes: a fresh process's first fits of that solver on other problems of
+    those kinds, and its first grid search on another problem and grid, load everything and say
+    nothing."""
     done = subprocess.run([sys.executable, "-m", "svmbench.warm_up", "--solvers", "gs_svm",
                            "--kinds", "dense", "binary", "--jobs", "2"], capture_output=True,
                           text=True, check=True, cwd=ROOT,
                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
     said = done.stdout.splitlines()
-    assert said[0].startswith("svmbench-compile: 2 fits on toy problems (1 solvers x dense, "
-                              "binary points) in 2 processes")
-    assert sorted(line.split(":")[0].strip() for line in said[1:3]) == [
-        "gs_svm (binary points)", "gs_svm (dense points)"]
-    assert said[3].startswith("svmbench-compile: done in") and "compiling" not in done.stderr
+    assert said[0].startswith("svmbench-compile: 3 runs on toy problems (1 solvers x a fit on "
+                              "dense, binary points and its grid search) in 2 processes")
+    assert sorted(line.split(":")[0].strip() for line in said[1:4]) == [
+        "gs_svm (binary points)", "gs_svm (dense points)", "gs_svm (grid search)"]
+    assert said[4].startswith("svmbench-compile: done in") and "compiling" not in done.stderr
     first, told = run(FIRST_FITS, tmp_path)
-    assert first == {"kinds": ["DenseProvider", "BinaryProvider"], "compiled": [0, 0]}
+    assert first == {"kinds": ["DenseProvider", "BinaryProvider"], "compiled": [0, 0, 0]}
     assert "compiling" not in told

@@ -326,7 +326,7 @@ def test_the_header_reports_each_solvers_cold_start_and_the_target(monkeypatch):
     assert calls[2][1] == calls[3][1] == compiles[0]  # then the one svmbench-compile filled
     line, table = bench.cold_start_section(measured)
     assert ("svmbench-compile, which compiled every built-in solver for dense and binary points "
-            "in 300 s (580 s CPU" in line)
+            "and its grid search in 300 s (580 s CPU" in line)
     assert "first fit after it took at most 0.50 s: 2 of 2 solvers met" in line
     assert "Without it, a first fit compiles: 1 of 2 within the target, longest rosen 41.0" in line
     assert "| smo_wss2 | 12.00 | 12.00 | 90 | 1.00 | 2.00 |" in table
