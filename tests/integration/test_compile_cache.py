@@ -370,3 +370,13 @@ def test_svmbench_compile_fills_the_cache_so_that_a_first_fit_compiles_nothing(t
     first, told = run(FIRST_FITS, tmp_path)
     assert first == {"kinds": ["DenseProvider", "BinaryProvider"], "compiled": [0, 0, 0]}
     assert "compiling" not in told
+
+
+def test_svmbench_compile_names_a_grid_search_a_solver_cannot_run():
+    """A solver that no grid search can tune (the xi-alpha bound needs the points, not a
+    precomputed kernel matrix) is a line saying why, not a failed install."""
+    from svmbench.warm_up import GRID_SEARCH, compile_solver
+
+    name, kind, *_, refused = compile_solver("csvm_xialpha", GRID_SEARCH)
+    assert (name, kind) == ("csvm_xialpha", GRID_SEARCH)
+    assert "needs kernel='rbf' (got 'precomputed')" in refused
