@@ -86,7 +86,7 @@ class FailedCells(Callback):
 class WarmNumbaCache(Callback):
     def on_multirun_start(self, config, **kwargs):
         from svmbench.protocols import TUNED
-        from svmbench.warm_up import warm_up, warm_up_tuning
+        from svmbench.warm_up import tuning_refusal, warm_up
 
         kernel = OmegaConf.select(config, "algorithm.kernel", default="rbf")
         known = estimator_factories()  # (a config with a _target_ warms up in its cell)
@@ -95,11 +95,9 @@ class WarmNumbaCache(Callback):
         for name in swept_choices(config, jobs, "algorithm"):
             if name in known and unsuitable_reason(capabilities(name), kernel) is None:
                 warm_up(name, kernel)  # (unsuitable: e.g. a missing package)
-                if tuned:
-                    try:
-                        warm_up_tuning(name, kernel)
-                    except ValueError as error:  # its cells compile, or fail, by themselves
-                        log.info("no grid-search warm-up for %s: %s", name, error)
+                refused = tuned and tuning_refusal(name, kernel)
+                if refused:  # its cells compile, or fail, by themselves
+                    log.info("no grid-search warm-up for %s: %s", name, refused)
 
 
 class LikeWithLike(Callback):

@@ -72,6 +72,17 @@ def warm_up_tuning(algorithm_name, kernel, *settings):
                     scale=True)
 
 
+def tuning_refusal(algorithm_name, kernel):
+    """:func:`warm_up_tuning`; None, or why no grid search can tune the solver (its estimator
+    refuses the precomputed kernel matrices the search fits on: csvm_xialpha's bound needs the
+    points), which its tuned cells then say themselves."""
+    try:
+        warm_up_tuning(algorithm_name, kernel)
+    except ValueError as error:
+        return str(error)
+    return None
+
+
 # the kinds of points a fit's compiled code differs by (svmbench.kernels.provider.with_kind), and
 # those svmbench-compile compiles unless told: the papers' data sets are dense (UCI, bundled,
 # and sparse files dense enough to be bundled densely) or binary (Adult, Web); other sparse
@@ -129,10 +140,7 @@ def compile_solver(name, kind):
     wall, cpu = time.perf_counter(), time.process_time()
     refused = None
     if kind == GRID_SEARCH:
-        try:
-            warm_up_tuning(name, "rbf")
-        except ValueError as error:  # a solver no grid search can tune (e.g. csvm_xialpha)
-            refused = str(error)
+        refused = tuning_refusal(name, "rbf")
     else:
         warm_up(name, "rbf", kind=kind)
     event.unregister("numba:compile", count)
