@@ -44,6 +44,8 @@ deviations: venv
 paper:
 	$(MAKE) -k $(ARTEFACTS) SCALE=paper
 
-## wall-times: each artefact's logged sweep wall times per commit (SCALE=quick for the quick log)
+## wall-times: each artefact's logged sweep wall times per commit (SCALE=quick for the quick log);
+## at paper scale also written to results/wall_times.md
 wall-times: venv
-	$(PY) -m svmbench.walltime --summary --scale $(RENDER_SCALE)
+	$(PY) -m svmbench.walltime --summary --scale $(RENDER_SCALE) \
+	  $(if $(filter paper,$(RENDER_SCALE)),--output results/wall_times.md)

@@ -17,7 +17,8 @@ RECORD_LOAD = load $$(cut -d' ' -f1-3 /proc/loadavg)
 
 ## record: every artefact, the leaderboard with its curves, the solvers board and the bench from
 ## one clean commit (resumable: run it again on the same commit), then prune the stores and
-## re-render tables, figures and the deviations page (RECORD_LAUNCHER, RECORD_BENCH_ARGS)
+## re-render tables, figures, the deviations page and results/wall_times.md (RECORD_LAUNCHER,
+## RECORD_BENCH_ARGS)
 record: venv record-clean
 	@rm -f $(RECORD_FAILED)
 	@echo "$(RECORD_STAMP) paper start, $(RECORD_LOAD)" >> $(RECORD_LOG)
@@ -30,7 +31,7 @@ record: venv record-clean
 	$(MAKE) --no-print-directory record-bench || echo bench >> $(RECORD_FAILED)
 	@echo "$(RECORD_STAMP) runs end, $(RECORD_LOAD)" >> $(RECORD_LOG)
 	$(PY) -m svmbench.stores --prune || echo prune >> $(RECORD_FAILED)
-	$(MAKE) --no-print-directory tables figures deviations || echo pages >> $(RECORD_FAILED)
+	$(MAKE) --no-print-directory tables figures deviations wall-times || echo pages >> $(RECORD_FAILED)
 	@if [ -s $(RECORD_FAILED) ]; then \
 	  echo "make record: failed parts: $$(tr '\n' ' ' < $(RECORD_FAILED)); run it again to resume"; \
 	  exit 1; fi

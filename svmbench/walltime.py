@@ -2,12 +2,15 @@
 
     python -m svmbench.walltime gs2008_table7 --scale paper -- python -m svmbench.runner -m ...
     python -m svmbench.walltime --summary --scale paper     # the log as a Markdown table
+    python -m svmbench.walltime --summary --scale paper --output results/wall_times.md
 
 Each timed command appends one row to ``<output_root>/wall_times.csv`` (results/ at paper scale):
 artefact, scale, commit and dirty flag, start (UTC), wall seconds, exit status, the 1-minute load
 average before and after, the machine's cores and the command line. A sweep stopped and resumed
-adds a row per run; the summary sums a commit's rows per artefact. The command's exit status is
-passed on unchanged.
+adds a row per run; the summary sums a commit's rows per artefact and each commit's rows in all,
+and quotes ``record.log`` (what `make record` writes beside the log: when each of its parts
+started, with the load average) when there is one. The command's exit status is passed on
+unchanged.
 """
 
 import argparse
@@ -18,6 +21,7 @@ import subprocess
 import sys
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pandas as pd
 
@@ -56,10 +60,21 @@ def timed(artefact, scale, command, path=None):
 
 
 def summary(path):
-    """Markdown: per artefact and commit, the runs, their summed wall time, loads and exits."""
+    """Markdown: per artefact and commit, the runs, their summed wall time, loads and exits; per
+    commit, the artefacts and their wall time in all; the record's log of parts, if any."""
     if not path.is_file():
         return f"No wall times logged yet ({path.name} is written by `make <artefact>`)."
     log = pd.read_csv(path)
+    return "\n\n".join([per_artefact(log), per_commit(log)] + record_log(path.parent))
+
+
+def page(path):
+    """The summary as the page ``make wall-times`` commits (results/wall_times.md)."""
+    return f"# Wall times of the sweeps\n\n{summary(path)}\n"
+
+
+def per_artefact(log):
+    """Markdown: per artefact and commit, the runs, their summed wall time, loads and exits."""
     rows = ["| artefact | commit | runs | wall (min) | load before / after (1 min) | exit |",
             "|---|---|---|---|---|---|"]
     for (artefact, commit), runs in log.groupby(["artefact", "commit"], sort=True):
@@ -75,6 +90,28 @@ def summary(path):
                               "resumed sweep adds a run.")
 
 
+def per_commit(log):
+    """Markdown: per commit, its first and last start, artefacts, runs and summed wall time."""
+    rows = ["| commit | first start (UTC) | last start (UTC) | artefacts | runs | wall (min) |",
+            "|---|---|---|---|---|---|"]
+    for commit, runs in log.groupby("commit", sort=False):
+        tree = " (dirty tree)" if runs["dirty"].astype(str).eq("True").any() else ""
+        rows.append(f"| {commit[:12]}{tree} | {runs['start_utc'].min()} | {runs['start_utc'].max()} | "
+                    f"{runs['artefact'].nunique()} | {len(runs)} | "
+                    f"{runs['wall_s'].sum() / 60:.1f} |")
+    return "\n".join(rows) + ("\n\nSummed per commit, in the order of their first run (the "
+                              "bench is timed by itself and not in this log).")
+
+
+def record_log(folder):
+    """The lines of ``record.log`` in ``folder`` as a Markdown block, or nothing when absent."""
+    path = folder / "record.log"
+    if not path.is_file():
+        return []
+    return ["`make record`'s parts (record.log: start of each part, commit, load average):",
+            "```\n" + path.read_text().strip() + "\n```"]
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     # the command to time is everything after the first "--", so its own options stay its own
@@ -86,9 +123,12 @@ def main(argv=None):
     parser.add_argument("artefact", nargs="?")
     parser.add_argument("--scale", choices=SCALES, required=True)
     parser.add_argument("--summary", action="store_true", help="print the log as a table")
+    parser.add_argument("--output", type=Path, help="with --summary: also write it as a page")
     args = parser.parse_args(own)
     if args.summary:
         print(summary(log_path(args.scale)))
+        if args.output:
+            args.output.write_text(page(log_path(args.scale)))
         return 0
     if not args.artefact or not command:
         parser.error("give the artefact and, after --, the command to time")

@@ -102,6 +102,8 @@ RECORD_FIELDS = {
     "protocol_grid": "the grid's log2 axes", "protocol_count": "realizations used",
     "protocol_shared_kernel": "grid search with one kernel matrix per (inner fold, gamma)",
     "protocol_tune_with": "the algorithm whose validation error chose the parameters",
+    "protocol_references": "per dual problem, its reference solver (tune_with: reference tunes "
+                           "with the one of the dual the solver declares)",
     "protocol_tune_subsample": "the tuning budget: the grid search runs on min(n, it) "
                                "samples (seeded, stratified), null: all",
     "fold": "outer fold or realization index; -1: the cell could not start or is unsuitable",

@@ -2,6 +2,8 @@
 each solver takes to reach a common certified suboptimality at 1 and 2 threads, its K1 and K2
 there, and rank tests across data sets on the 1-thread times (svmbench.analysis.solvers_board)."""
 
+import numpy as np
+
 from svmbench.analysis.artefact_tables import markdown, sources_and_cells
 from svmbench.analysis.curves import ROWS
 from svmbench.analysis.solvers_board import LEVEL, board, scores, times_table
@@ -53,12 +55,18 @@ def _counts_text(row):
 
 
 def rank_line(table):
-    """Average ranks of the 1-thread times (ties: mid-ranks; not reached: last) and Friedman /
-    Iman-Davenport over the data sets, when there are at least two solvers and three sets."""
+    """Average ranks of the 1-thread times (ties: mid-ranks; not reached: last, tied with the
+    others that did not reach it) and Friedman / Iman-Davenport over the data sets, when there are
+    at least two solvers and three sets."""
     if table.shape[1] < 2 or table.shape[0] < 3:
         return (f"Rank tests need at least 3 data sets and 2 solvers; here {table.shape[0]} "
                 f"set(s), {table.shape[1]} solver(s).")
-    result = friedman(table, lower_is_better=True)
+    reached = np.isfinite(table.to_numpy())
+    if not reached.any():
+        return f"No solver reached the level on any of the {table.shape[0]} sets: no ranks."
+    # the rank tests take finite scores: "not reached" becomes one value above every time
+    result = friedman(table.where(reached, table.to_numpy()[reached].max() + 1),
+                      lower_is_better=True)
     ranks = ", ".join(f"{name} {rank:.2f}" for name, rank in
                       sorted(result.average_ranks.items(), key=lambda item: item[1]))
     return (f"Average ranks of the 1-thread time over {table.shape[0]} sets (lower is faster): "

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from svmbench.analysis.solvers_board import board, scores, times_table, to_level
+from svmbench.boards.solvers import rank_line
 
 
 def curve(objectives):
@@ -60,3 +61,13 @@ def test_the_board_ranks_what_each_reached_and_leaves_unresolved_levels_out():
     assert table.loc["heart", "smo_platt 1t"] == "-" and table.loc["heart", "smo_wss2 2t"] == "0.1"
     ranked = scores(board(records, level=1e-4), "csvc", threads=1)
     assert list(ranked.columns) == ["smo_platt", "smo_wss2"] and len(ranked) == 1
+
+
+def test_a_solver_that_never_reaches_the_level_ranks_last_on_every_set():
+    # paper scale: GS-SVM stops short of the hard-margin optimum on every set; on set b two
+    # solvers miss the level and share ranks 2 and 3
+    table = pd.DataFrame({"gs_svm": [math.inf] * 3, "hm_svm": [0.1, 0.2, 0.3],
+                          "other": [0.2, math.inf, 0.1]}, index=["a", "b", "c"])
+    line = rank_line(table)
+    assert "hm_svm 1.33, other 1.83, gs_svm 2.83" in line and "Friedman chi2" in line
+    assert "no ranks" in rank_line(table.assign(hm_svm=math.inf, other=math.inf))

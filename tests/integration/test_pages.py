@@ -26,31 +26,14 @@ from multiprocessing import get_context
 
 import pytest
 
+from svmbench import walltime
 from svmbench.papers.fw import fw_tables
 from svmbench.render import ROOT, artefacts, render
 
 ENGINE = ("numba", "svmbench.solvers", "svmbench.models", "svmbench.runner")
 
 # page -> why it does not re-render from its committed records today, and what re-run fixes it
-STALE = {
-    "results/leaderboard/leaderboard.md": (
-        "the committed paper-board records carry the cell hashes of before protocol.tune_with "
-        "(the solvers of one dual tuned by its reference solver): no committed record is a "
-        "current cell, the page renders 'No records yet'. Fixed by the leaderboard's paper run "
-        "(make leaderboard SCALE=paper; issue 45 item 4)"),
-    "results/leaderboard/claims.md": (
-        "written by the leaderboard's renderer from the board's records, which are not current "
-        "cells (above): not re-rendered until the leaderboard's paper run"),
-    "results/leaderboard/solvers.md": (
-        "not committed: the solvers board's paper run was never made (make solvers SCALE=paper; "
-        "issue 45 item 4); the renderer writes 'No records'"),
-    "results/leaderboard/curves.md": (
-        "the renderer now draws each curve against the problem's certified optimum "
-        "(algorithm=optimum cells, 19e3baa8) and tabulates the referee's gap; the committed "
-        "curves store (b5995d4's run) has no optimum cell, so the page re-renders as 'No "
-        "certified optimum stored' with other columns. Fixed by the curves' paper run (make "
-        "curves SCALE=paper: the optimum cells; issue 45 item 4)"),
-}
+STALE = {}
 
 # committed Markdown pages under results/ that no renderer of svmbench writes from records,
 # with what writes them
@@ -93,7 +76,8 @@ def rendered(tmp_path_factory):
     assert loaded == [], f"rendering loaded {loaded}"
     pages = {path.relative_to(out_root).as_posix(): path.read_text()
              for path in sorted(out_root.rglob("*.md"))}
-    return {**pages, "results/fw/tables4-7.md": fw_tables.report()}
+    return {**pages, "results/fw/tables4-7.md": fw_tables.report(),
+            "results/wall_times.md": walltime.page(walltime.log_path("paper"))}
 
 
 def first_difference(committed, fresh):

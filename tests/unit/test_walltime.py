@@ -36,6 +36,28 @@ def test_the_summary_sums_the_runs_of_one_commit_per_artefact(tmp_path):
     assert "| gs2005_table1 | aaaaaaaaaaaa (dirty tree) | 1 | 2.0 | 0.5 / 1.5 | 0 |" in lines
 
 
+def test_the_summary_totals_each_commit_and_quotes_the_record_log(tmp_path):
+    log = tmp_path / "wall_times.csv"
+    base = {"scale": "paper", "exit_status": 0, "load_before": 0.5, "load_after": 1.5,
+            "cores": 2, "command": "x", "dirty": False}
+    pd.DataFrame([{**base, "artefact": "fw_table2", "commit": "b" * 40, "wall_s": 60,
+                   "start_utc": "2026-11-26T03:00:00+00:00"},
+                  {**base, "artefact": "fw_table2", "commit": "a" * 40, "wall_s": 600,
+                   "start_utc": "2026-11-27T03:00:00+00:00"},
+                  {**base, "artefact": "gs2005_table1", "commit": "a" * 40, "wall_s": 300,
+                   "start_utc": "2026-11-27T04:00:00+00:00"}],
+                 columns=walltime.FIELDS).to_csv(log, index=False)
+    (tmp_path / "record.log").write_text("2026-11-27T02:59:00Z aaaaaaaaaaaa paper start, load 0.1\n")
+    text = walltime.page(log)
+    lines = text.splitlines()
+    totals = [line for line in lines if line.startswith(("| aaaa", "| bbbb"))]
+    assert totals == [
+        "| bbbbbbbbbbbb | 2026-11-26T03:00:00+00:00 | 2026-11-26T03:00:00+00:00 | 1 | 1 | 1.0 |",
+        "| aaaaaaaaaaaa | 2026-11-27T03:00:00+00:00 | 2026-11-27T04:00:00+00:00 | 2 | 2 | 15.0 |"]
+    assert lines[0] == "# Wall times of the sweeps"
+    assert "2026-11-27T02:59:00Z aaaaaaaaaaaa paper start, load 0.1" in lines
+
+
 def test_the_summary_of_no_log_says_so(tmp_path):
     assert "No wall times logged yet" in walltime.summary(tmp_path / "wall_times.csv")
 

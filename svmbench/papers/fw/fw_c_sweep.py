@@ -9,10 +9,10 @@ from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_legend, with_mark
 from svmbench.papers.fw.fw_table2_3 import (
     ALGORITHMS,
-    converged,
     dataset_key,
     describe,
     not_run_reason,
+    sound,
     stop_marks,
     summary,
     unconverged,
@@ -25,7 +25,7 @@ KEYS = ("dataset", "C", "algorithm")
 
 def set_table(records, key):
     """One row per C: accuracy, time and speed-up over CVM of each algorithm (means over the
-    converged seeds; folds that did not converge named in the note)."""
+    seeds that ended soundly; folds that did not converge named in the note)."""
     ours, notes, marks = summary(records, KEYS), unconverged(records, KEYS), \
         stop_marks(records, KEYS)
     lines = ["| C | " + " | ".join(f"{a.upper()} acc (%)" for a in ALGORITHMS) + " | "
@@ -67,7 +67,7 @@ def render(records, artefact):
     number, names = FIGURES[artefact.name]
     keys = {name: dataset_key(load_reference("fw_table2").set_index("dataset").loc[name])
             for name in names}
-    runs = converged(records)
+    runs = sound(records)
     measured = [key for key in keys.values() if key and key in set(runs.get("dataset", ()))]
     parts = [f"# frank-wolfe-svm Fig. {number} — test accuracy and training time against C",
              f"SCALE={artefact.scale}."]

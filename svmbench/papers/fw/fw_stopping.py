@@ -6,13 +6,13 @@ paper's (Table 3 ratios)."""
 from svmbench.analysis.artefact_tables import WALL_TIMES, sources_and_cells
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_legend, with_mark
-from svmbench.papers.fw.fw_table2_3 import converged, stop_marks
+from svmbench.papers.fw.fw_table2_3 import sound, stop_marks
 
 TITLE = "# Stopping rule and eps: CVM, FW and MFW (frank-wolfe-svm Table 3 timings)"
 
 
 def render(records, artefact):
-    runs = converged(records)
+    runs = sound(records)
     if runs.empty:
         return "\n\n".join([TITLE, f"SCALE={artefact.scale}.",
                             *sources_and_cells(records, artefact)])

@@ -7,7 +7,7 @@ import pandas as pd
 from svmbench.analysis.artefact_tables import WALL_TIMES, convergence_note, sources_and_cells
 from svmbench.analysis.reference import load_reference
 from svmbench.analysis.stop_marks import stop_legend, stop_mark, with_mark
-from svmbench.status import FINISHED, statuses
+from svmbench.status import FINISHED, SOUND, statuses
 
 ALGORITHMS = ("cvm", "fw", "mfw")
 # artefact -> (title, our column, reference table, its column suffix, number format)
@@ -23,9 +23,11 @@ def not_run_reason(key):
     return "" if key in STAGED else "not run here: data not available"
 
 
-def converged(records):
-    """The converged records, with their test accuracy (%)."""
-    runs = records[statuses(records) == "converged"] if len(records) else records
+def sound(records):
+    """The records of folds that ended soundly (svmbench.status.SOUND: KKT holds, or the
+    algorithm's own published rule stopped it, as the sampled MEB test does), with their test
+    accuracy (%); a fault (max_iter, stalled, infeasible) is left out."""
+    runs = records[statuses(records).isin(SOUND)] if len(records) else records
     return runs.assign(accuracy=100.0 * (1.0 - runs["test_error"])) if len(runs) else runs
 
 
@@ -34,7 +36,7 @@ CELL = ("dataset", "algorithm")
 
 def unconverged(records, keys=CELL):
     """'k of n folds <status>' per ``keys`` (a cell) with finished folds that did not converge
-    (their numbers are left out of the means)."""
+    (KKT does not hold at their point; a fault's numbers are left out of the means)."""
     return {key: note for key, cell in finished(records).groupby(list(keys))
             if (note := convergence_note(cell))}
 
@@ -50,8 +52,8 @@ def stop_marks(records, keys=CELL):
 
 def summary(records, keys=CELL):
     """Mean and std per ``keys`` (a cell) of accuracy and training time, and what ran (an empty
-    frame before any cell converged)."""
-    runs = converged(records)
+    frame before any fold ended soundly)."""
+    runs = sound(records)
     if runs.empty:
         return pd.DataFrame(index=pd.MultiIndex.from_tuples([], names=list(keys)))
     return runs.groupby(list(keys)).agg(
@@ -110,8 +112,11 @@ def describe(records):
             f"{', '.join(str(s) for s in sorted(settings['sample_size'].unique()))} points; "
             f"{per_set}; cache_mb {', '.join(str(c) for c in sorted(settings['cache_mb'].unique()))}"
             f"; numba threads: {threads_per_set(settings)}. Times: {WALL_TIMES}; numba "
-            "compilation excluded. Means and std are over converged folds only; folds that did "
-            "not converge are named beside the cell.")
+            "compilation excluded. Means and std are over the folds that ended soundly (KKT holds, "
+            "or the algorithm's own rule stopped it: R, with * and the largest KKT gap where KKT "
+            "does not hold at the returned point); folds that did not converge are named beside "
+            "the cell, and a fold that ended in a fault (max_iter, stalled, infeasible) is left "
+            "out of the means.")
 
 
 def other_seeds(records, dataset, seeds):
