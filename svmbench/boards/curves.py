@@ -8,6 +8,8 @@ import pandas as pd
 
 from svmbench.analysis.artefact_tables import markdown, sources_and_cells
 from svmbench.analysis.curves import (
+    OPTIMUM,
+    ROWS,
     convergence_figure,
     curves_of,
     optima_of,
@@ -41,8 +43,9 @@ def render(records, artefact):
             parts.append(f"## {dataset}\n\n![{dataset}]({stem.name}.png)")
             uncertified = sorted(set(curves) - set(optima))
             if uncertified:
-                parts.append("No certified optimum stored for: " + "; ".join(uncertified)
-                             + " (drawn against the best objective reached).")
+                parts.append("No certified optimum stored for: " + "; ".join(
+                    f"{title} ({why_uncertified(finished, dataset, title)})"
+                    for title in uncertified) + ". Drawn against the best objective reached.")
             table = time_to_suboptimality(curves, optima)
             if not table.empty:
                 reached.append(table.assign(dataset=dataset))
@@ -56,3 +59,27 @@ def render(records, artefact):
     parts.append("Where each solver stopped (points: checkpoints in its curve; 0: it records "
                  "none, e.g. scikit-learn's SVC):\n\n" + markdown(table))
     return "\n\n".join([*parts, *sources_and_cells(records, artefact)])
+
+
+# why a problem's reference solve can end without a certified optimum, by problem and status
+UNCERTIFIED = {
+    ("hard_margin", "infeasible"): (
+        "the reference solve (hm_svm) ended infeasible: no hard margin separates these training "
+        "points, so the dual has no finite optimum"),
+    ("rho_simplex", "infeasible"): (
+        "its reference is the hard-margin solution rescaled, which does not exist here: 0 then "
+        "lies in the convex hull of the y_i phi(x_i) (Gordan), the simplex minimum is 0 and a "
+        "relative suboptimality is undefined"),
+}
+
+
+def why_uncertified(records, dataset, title):
+    """Why the problem titled ``title`` has no certified optimum on ``dataset``: what its
+    reference solve's record says, or that none is stored."""
+    problem = next(key for key, (row_title, _) in ROWS.items() if row_title == title)
+    runs = records[(records["dataset"] == dataset) & (records["algorithm"] == OPTIMUM)]
+    runs = runs[runs["problem"] == problem] if "problem" in runs else runs.iloc[:0]
+    if runs.empty:
+        return "no reference solve stored"
+    status = statuses(runs.sort_values("fold")).iloc[0]
+    return UNCERTIFIED.get((problem, status), f"the reference solve ended {status}")
