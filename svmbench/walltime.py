@@ -78,11 +78,10 @@ def per_artefact(log):
     rows = ["| artefact | commit | runs | wall (min) | load before / after (1 min) | exit |",
             "|---|---|---|---|---|---|"]
     for (artefact, commit), runs in log.groupby(["artefact", "commit"], sort=True):
-        tree = " (dirty tree)" if runs["dirty"].astype(str).eq("True").any() else ""
         loads = ", ".join(f"{b:.1f} / {a:.1f}" for b, a in zip(runs["load_before"],
                                                                 runs["load_after"]))
         exits = ", ".join(str(s) for s in runs["exit_status"])
-        rows.append(f"| {artefact} | {commit[:12]}{tree} | {len(runs)} | "
+        rows.append(f"| {artefact} | {commit[:12]}{dirty_mark(runs)} | {len(runs)} | "
                     f"{runs['wall_s'].sum() / 60:.1f} | {loads} | {exits} |")
     cores = ", ".join(str(c) for c in sorted(log["cores"].unique()))
     return "\n".join(rows) + (f"\n\nWall clock of each artefact's sweep (training and storing "
@@ -95,12 +94,16 @@ def per_commit(log):
     rows = ["| commit | first start (UTC) | last start (UTC) | artefacts | runs | wall (min) |",
             "|---|---|---|---|---|---|"]
     for commit, runs in log.groupby("commit", sort=False):
-        tree = " (dirty tree)" if runs["dirty"].astype(str).eq("True").any() else ""
-        rows.append(f"| {commit[:12]}{tree} | {runs['start_utc'].min()} | {runs['start_utc'].max()} | "
-                    f"{runs['artefact'].nunique()} | {len(runs)} | "
+        rows.append(f"| {commit[:12]}{dirty_mark(runs)} | {runs['start_utc'].min()} | "
+                    f"{runs['start_utc'].max()} | {runs['artefact'].nunique()} | {len(runs)} | "
                     f"{runs['wall_s'].sum() / 60:.1f} |")
     return "\n".join(rows) + ("\n\nSummed per commit, in the order of their first run (the "
                               "bench is timed by itself and not in this log).")
+
+
+def dirty_mark(runs):
+    """' (dirty tree)' when any of ``runs`` ran from a tree with uncommitted changes."""
+    return " (dirty tree)" if runs["dirty"].astype(str).eq("True").any() else ""
 
 
 def record_log(folder):
@@ -126,9 +129,10 @@ def main(argv=None):
     parser.add_argument("--output", type=Path, help="with --summary: also write it as a page")
     args = parser.parse_args(own)
     if args.summary:
-        print(summary(log_path(args.scale)))
+        text = page(log_path(args.scale))
+        print(text, end="")
         if args.output:
-            args.output.write_text(page(log_path(args.scale)))
+            args.output.write_text(text)
         return 0
     if not args.artefact or not command:
         parser.error("give the artefact and, after --, the command to time")

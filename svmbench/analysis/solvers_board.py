@@ -106,7 +106,8 @@ def _time_text(row):
 
 def scores(entries, problem, threads, field="time_s"):
     """data sets x solvers: ``field`` to the level at ``threads`` (inf where not reached), data
-    sets where a solver is unresolved left out: what the rank tests take (lower is better)."""
+    sets where a solver is unresolved left out (lower is better); the rank line
+    (svmbench.boards.solvers.rank_line) ranks inf last."""
     rows = entries[(entries["problem"] == problem) & (entries["threads"] == threads)]
     if rows.empty:
         return pd.DataFrame()

@@ -47,7 +47,8 @@ def test_the_summary_totals_each_commit_and_quotes_the_record_log(tmp_path):
                   {**base, "artefact": "gs2005_table1", "commit": "a" * 40, "wall_s": 300,
                    "start_utc": "2026-11-27T04:00:00+00:00"}],
                  columns=walltime.FIELDS).to_csv(log, index=False)
-    (tmp_path / "record.log").write_text("2026-11-27T02:59:00Z aaaaaaaaaaaa paper start, load 0.1\n")
+    (tmp_path / "record.log").write_text(
+        "2026-11-27T02:59:00Z aaaaaaaaaaaa paper start, load 0.1\n")
     text = walltime.page(log)
     lines = text.splitlines()
     totals = [line for line in lines if line.startswith(("| aaaa", "| bbbb"))]

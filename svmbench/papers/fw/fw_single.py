@@ -117,7 +117,8 @@ def render(records, artefact):
         f"# frank-wolfe-svm Fig. {number} — single datasets: accuracy and speed-up over CVM",
         (f"SCALE={artefact.scale}. Paper columns: its Table 2 (accuracy) and Table 3 (speed-up = "
         "CVM time / time, computed from its printed times). Ours: mean over the seeds that "
-        "ended soundly (KKT holds, or the algorithm's own rule stopped it) of each algorithm; speed-up = our mean CVM time / our mean time. The paper does not "
+        "ended soundly (KKT holds, or the algorithm's own rule stopped it) of each algorithm; "
+        "speed-up = our mean CVM time / our mean time. The paper does not "
         "say which single sets each of Figs. 5 and 6 shows; we split Table 2's single sets in "
         "its order (Fig. 5: Letter .. Protein, Fig. 6: Shuttle .. KDD-full)."),
         table(found), stop_legend(row[f"{a}_stop"] for row in found for a in ALGORITHMS),
