@@ -49,5 +49,6 @@ record-leaderboard:
 record-solvers:
 	$(MAKE) solvers SCALE=paper REUSE=commit
 
-record-bench:
+record-bench: venv
+	$(VENV)/bin/pip install -q -e '.[peers]'
 	$(MAKE) bench BENCH_ARGS='$(RECORD_BENCH_ARGS)'

@@ -742,7 +742,11 @@ def document(args, run, rows, sections, left):
     speeds = speedups(frame, all_cores)
     centres = [(name, SETTINGS[name]) for name in args.datasets]
     return "\n\n".join([
-        "# Benchmark matrix: our solvers against scikit-learn's SVC (LIBSVM) and oneDAL's SVC",
+        "# Benchmark matrix: our solvers against scikit-learn's SVC (LIBSVM)"
+        + (" and oneDAL's SVC" if peer_svc(1.0, 1.0) else ""),
+        *([] if peer_svc(1.0, 1.0) else [
+            ("**No oneDAL row: scikit-learn-intelex was not installed in this run's environment "
+             "(pip install -e '.[peers]'; make record installs it).**")]),
         *([f"**Partial: the run has not benched {', '.join(left)} yet (or was stopped).**"]
           if left else []),
         f"Targets (issues 30, 41, 42):\n{headline(summary, speeds, all_cores)}"
@@ -767,8 +771,6 @@ def document(args, run, rows, sections, left):
          f"pair's length (studies/bench.py, read_time_per_entry). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
          f"{run['load_before']} before, {load_average()} after the last set; "
          f"{time.perf_counter() - run['started']:.0f} s."
-         + ("" if peer_svc(1.0, 1.0) else " scikit-learn-intelex is not installed: no oneDAL "
-            "row (pip install -e '.[peers]').")
          + (f" Training sets cut to a stratified sample of {args.max_train}."
             if args.max_train else "")
          + (f" Test sets cut to a stratified sample of {args.max_test}."

@@ -16,6 +16,8 @@ table, not drawn. Multi-class records are drawn by their first class pair.
 
 from __future__ import annotations
 
+import math
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -26,6 +28,7 @@ from matplotlib.ticker import NullFormatter
 
 from svmbench.analysis.plots import LINESTYLES, PRINT_STYLE
 from svmbench.status import record_status
+from svmbench.statuses import CONVERGED, INFEASIBLE
 
 # the problem's name (svmbench.referee.PROBLEMS; the optimum records') -> (row title, the
 # solvers minimising it: their record's objective)
@@ -83,20 +86,53 @@ def curves_of(records: pd.DataFrame, dataset: str) -> dict[str, dict[str, pd.Dat
     return found
 
 
+def certifies(run) -> bool:
+    """Whether an optimum record certifies its problem's f*: the referee measured a finite
+    duality gap at the reference point of its first class pair, and the solve did not end
+    infeasible. Weak duality bounds f(a_ref) - f* <= gap however the solve stopped, so a
+    reference that ended ``stalled`` at the resolution of float64 (a hard margin of huge dual
+    objective, whose KKT test at an absolute tol sits below the gradient's rounding) still
+    certifies f* to gap / |f*|; an infeasible problem has no finite optimum."""
+    gaps = run.get("optimum_gaps")
+    return (record_status(run)["status"] != INFEASIBLE and isinstance(gaps, list)
+            and len(gaps) > 0 and math.isfinite(float(gaps[0])))
+
+
+def certifying_optimum(records: pd.DataFrame, dataset: str, problem: str):
+    """The first fold's record certifying ``problem``'s (a key of ROWS) optimum on ``dataset``
+    (:func:`certifies`), or None."""
+    if "optimum_objectives" not in records or "problem" not in records:
+        return None
+    runs = records[(records["dataset"] == dataset) & (records["algorithm"] == OPTIMUM)
+                   & (records["problem"] == problem)].sort_values("fold")
+    return next((run for _, run in runs.iterrows() if certifies(run)), None)
+
+
 def optima_of(records: pd.DataFrame, dataset: str) -> dict[str, tuple[float, float]]:
     """problem (row title) -> (f*, its gap): the certified optimum of the first class pair on
-    ``dataset`` (the first fold's optimum record, converged), from the records of
-    svmbench.optimum."""
+    ``dataset`` (:func:`certifying_optimum`), from the records of svmbench.optimum."""
     found = {}
-    if "optimum_objectives" not in records:
-        return found
-    optima = records[(records["dataset"] == dataset) & (records["algorithm"] == OPTIMUM)
-                     & (records["status"] == "converged")]
-    for _, run in optima.sort_values("fold").drop_duplicates("problem").iterrows():
-        title = ROWS.get(run["problem"], (None,))[0]
-        if title is not None:
+    for problem, (title, _) in ROWS.items():
+        run = certifying_optimum(records, dataset, problem)
+        if run is not None:
             found[title] = (float(run["optimum_objectives"][0]), float(run["optimum_gaps"][0]))
     return found
+
+
+def reference_note(run) -> str | None:
+    """For a certifying optimum record (:func:`certifying_optimum`) whose reference solve did not
+    end converged: how it ended, its KKT violation against its tolerance and the referee's
+    rounding allowance, and the gap that certifies f* nonetheless; None otherwise."""
+    if run is None or record_status(run)["status"] == CONVERGED:
+        return None
+    best, gap = float(run["optimum_objectives"][0]), float(run["optimum_gaps"][0])
+    violation, tol, allowance = (run.get(key, math.nan) for key in (
+        "kkt_violation", "kkt_tolerance", "kkt_allowance"))
+    return (f"the reference solve ({run.get('reference_solver', OPTIMUM)}) ended "
+            f"{record_status(run)['status']} at KKT violation {violation:.2g} (its tol {tol:.2g}; "
+            f"the referee's float64 rounding allowance there {allowance:.2g}) with f* = "
+            f"{best:.7g}; its duality gap {gap:.2g} ({gap / (abs(best) or 1.0):.1e} relative) "
+            "bounds its error all the same (weak duality): f* is certified to that bound")
 
 
 def suboptimality(objective, best, gap=0.0):
@@ -196,17 +232,26 @@ def _gap(value):
     return "" if value is None or pd.isna(value) else f"{value:.2g}"
 
 
+def problem_title(run) -> str:
+    """The row title of the problem a record solved: its solver's, or for a reference solve
+    (svmbench.optimum) the problem it names."""
+    if run["algorithm"] == OPTIMUM:
+        return ROWS.get(run.get("problem"), (str(run.get("problem")),))[0]
+    return problem_of(run["algorithm"])
+
+
 def summary(records: pd.DataFrame) -> pd.DataFrame:
-    """One row per (dataset, algorithm), first fold: problem, iterations, K2, K1, time, the
+    """One row per (dataset, algorithm, problem), first fold: iterations, K2, K1, time, the
     referee's gap at its point, points of its curve (0: the solver records none), why it stopped
     and its status."""
     rows = []
-    for _, run in records.sort_values(["dataset", "algorithm", "fold"]).drop_duplicates(
-            ["dataset", "algorithm"]).iterrows():
+    titled = records.assign(problem=[problem_title(run) for _, run in records.iterrows()])
+    for _, run in titled.sort_values(["dataset", "algorithm", "problem", "fold"]).drop_duplicates(
+            ["dataset", "algorithm", "problem"]).iterrows():
         curve = run.get("curve")
         drawn = isinstance(curve, list) and len(curve) > 0
         rows.append({"dataset": run["dataset"], "algorithm": run["algorithm"],
-                     "problem": problem_of(run["algorithm"]),
+                     "problem": run["problem"],
                      **{column: _count(run.get(field)) for column, field in COUNTS.items()},
                      "train s": f"{run.get('train_time_s', float('nan')):.3g}",
                      "referee gap": _gap(run.get("referee_gap")),

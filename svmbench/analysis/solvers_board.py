@@ -17,7 +17,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from svmbench.analysis.curves import OPTIMUM, ROWS, first_pair, problem_of
+from svmbench.analysis.curves import OPTIMUM, ROWS, certifying_optimum, first_pair, problem_of
 from svmbench.status import FINISHED, record_status, statuses
 
 LEVEL = 1e-4  # the board's common relative suboptimality
@@ -26,16 +26,11 @@ NOT_REACHED = math.inf
 
 def optimum_of(records, dataset, problem):
     """(f*, gap) of ``problem`` (a key of svmbench.analysis.curves.ROWS) on ``dataset``, or None:
-    the first converged optimum record (first class pair)."""
-    if "optimum_objectives" not in records:
+    the record certifying it (svmbench.analysis.curves.certifying_optimum), first class pair."""
+    run = certifying_optimum(records, dataset, problem)
+    if run is None:
         return None
-    found = records[(records["dataset"] == dataset) & (records["algorithm"] == OPTIMUM)
-                    & (records["problem"] == problem)]
-    found = found[[record_status(row)["status"] == "converged" for _, row in found.iterrows()]]
-    if found.empty:
-        return None
-    first = found.sort_values("fold").iloc[0]
-    return float(first["optimum_objectives"][0]), float(first["optimum_gaps"][0])
+    return float(run["optimum_objectives"][0]), float(run["optimum_gaps"][0])
 
 
 def to_level(run, best, level):

@@ -10,9 +10,11 @@ from svmbench.analysis.artefact_tables import markdown, sources_and_cells
 from svmbench.analysis.curves import (
     OPTIMUM,
     ROWS,
+    certifying_optimum,
     convergence_figure,
     curves_of,
     optima_of,
+    reference_note,
     summary,
     time_to_suboptimality,
 )
@@ -46,6 +48,10 @@ def render(records, artefact):
                 parts.append("No certified optimum stored for: " + "; ".join(
                     f"{title} ({why_uncertified(finished, dataset, title)})"
                     for title in uncertified) + ". Drawn against the best objective reached.")
+            for problem, (title, _) in ROWS.items():
+                note = reference_note(certifying_optimum(finished, dataset, problem))
+                if note:
+                    parts.append(f"{title}: {note}.")
             table = time_to_suboptimality(curves, optima)
             if not table.empty:
                 reached.append(table.assign(dataset=dataset))

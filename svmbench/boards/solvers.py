@@ -5,7 +5,7 @@ there, and rank tests across data sets on the 1-thread times (svmbench.analysis.
 import numpy as np
 
 from svmbench.analysis.artefact_tables import markdown, sources_and_cells
-from svmbench.analysis.curves import ROWS
+from svmbench.analysis.curves import ROWS, certifying_optimum, reference_note
 from svmbench.analysis.solvers_board import LEVEL, board, scores, times_table
 from svmbench.analysis.stats import friedman
 from svmbench.status import FINISHED, statuses
@@ -39,6 +39,8 @@ def render(records, artefact):
         if times.empty:
             continue
         parts.append(f"## {title}\n\nSeconds to {LEVEL:g}:\n\n{markdown(times)}")
+        parts.extend(f"{dataset}, f*: {note}." for dataset in sorted(set(records["dataset"]))
+                     if (note := reference_note(certifying_optimum(records, dataset, problem))))
         counts = entries[(entries["problem"] == problem) & (entries["threads"] == 1)]
         counts = counts.assign(text=[_counts_text(row) for _, row in counts.iterrows()])
         parts.append("K1 / K2 to the level (1 thread; the same at 2, the paths are "
