@@ -741,10 +741,11 @@ def document(args, run, rows, sections, left):
     summary = ratio_summary(frame, all_cores)
     speeds = speedups(frame, all_cores)
     centres = [(name, SETTINGS[name]) for name in args.datasets]
+    with_onedal = peer_svc(1.0, 1.0) is not None
     return "\n\n".join([
         "# Benchmark matrix: our solvers against scikit-learn's SVC (LIBSVM)"
-        + (" and oneDAL's SVC" if peer_svc(1.0, 1.0) else ""),
-        *([] if peer_svc(1.0, 1.0) else [
+        + (" and oneDAL's SVC" if with_onedal else ""),
+        *([] if with_onedal else [
             ("**No oneDAL row: scikit-learn-intelex was not installed in this run's environment "
              "(pip install -e '.[peers]'; make record installs it).**")]),
         *([f"**Partial: the run has not benched {', '.join(left)} yet (or was stopped).**"]

@@ -123,13 +123,14 @@ def reference_note(run) -> str | None:
     """For a certifying optimum record (:func:`certifying_optimum`) whose reference solve did not
     end converged: how it ended, its KKT violation against its tolerance and the referee's
     rounding allowance, and the gap that certifies f* nonetheless; None otherwise."""
-    if run is None or record_status(run)["status"] == CONVERGED:
+    status = None if run is None else record_status(run)["status"]
+    if status is None or status == CONVERGED:
         return None
     best, gap = float(run["optimum_objectives"][0]), float(run["optimum_gaps"][0])
     violation, tol, allowance = (run.get(key, math.nan) for key in (
         "kkt_violation", "kkt_tolerance", "kkt_allowance"))
     return (f"the reference solve ({run.get('reference_solver', OPTIMUM)}) ended "
-            f"{record_status(run)['status']} at KKT violation {violation:.2g} (its tol {tol:.2g}; "
+            f"{status} at KKT violation {violation:.2g} (its tol {tol:.2g}; "
             f"the referee's float64 rounding allowance there {allowance:.2g}) with f* = "
             f"{best:.7g}; its duality gap {gap:.2g} ({gap / (abs(best) or 1.0):.1e} relative) "
             "bounds its error all the same (weak duality): f* is certified to that bound")
