@@ -152,7 +152,8 @@ def paired_t_test(a, b, alternative: str = "two-sided") -> TTestResult:
 
 
 def wilcoxon_signed_rank(a, b=None, alternative: str = "two-sided", zero_method: str = "pratt",
-                         method: str = "auto", correction: bool = False) -> SignedRankResult:
+                         method: str = "auto", correction: bool = False,
+                         decimals: int | None = None) -> SignedRankResult:
     """Wilcoxon signed-rank test of the differences ``a - b`` (or of ``a`` when b is None).
 
     zero_method: ``"pratt"`` ranks the zeros with the other |d| then drops them (Pratt 1959);
@@ -164,11 +165,16 @@ def wilcoxon_signed_rank(a, b=None, alternative: str = "two-sided", zero_method:
     exact permutation mean and variance (this is the usual tie correction), with an optional
     0.5 continuity ``correction``; ``"auto"`` = exact for at most 50 non-zero differences.
     Two-sided exact p = min(1, 2 * smaller tail), as in R and scipy.
+    decimals: round the differences to this many decimals before ranking, for scores that are
+    rationals (accuracies in %, counts over test sets of different sizes): two differences that
+    are equal as fractions can differ in the last bit as floats, and would then not tie.
     """
     _check_choice("alternative", alternative, ALTERNATIVES)
     _check_choice("zero_method", zero_method, ZERO_METHODS)
     _check_choice("method", method, METHODS)
     diff = _paired_differences(a, b)
+    if decimals is not None:
+        diff = np.round(diff, decimals)
     nonzero = diff != 0
     n_zero = int(diff.size - nonzero.sum())
     ranks = midranks(np.abs(diff[nonzero])) if zero_method == "wilcox" else midranks(np.abs(diff))
@@ -335,7 +341,7 @@ def ranks_vs_control(average_ranks, n_datasets: int, control: str) -> pd.DataFra
 
 
 def pairwise_wilcoxon_holm(scores, alpha: float = 0.05, zero_method: str = "pratt",
-                           method: str = "auto") -> pd.DataFrame:
+                           method: str = "auto", decimals: int | None = None) -> pd.DataFrame:
     """Wilcoxon signed-rank test of every pair of algorithms over the data sets, Holm-adjusted
     over all k(k-1)/2 pairs (Benavoli, Corani, Mangili 2016; Demšar 2006 §3.2.1 for the test).
 
@@ -344,6 +350,7 @@ def pairwise_wilcoxon_holm(scores, alpha: float = 0.05, zero_method: str = "prat
     first - second, ``r_minus``, ``n`` (data sets), ``n_zero`` (ties), ``median_difference``,
     ``pvalue`` (two-sided; exact up to 50 non-zero differences, as
     :func:`wilcoxon_signed_rank`), ``holm_pvalue`` and ``reject`` (holm_pvalue < alpha).
+    ``decimals``: the differences are rounded so before ranking (see :func:`wilcoxon_signed_rank`).
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
@@ -351,10 +358,13 @@ def pairwise_wilcoxon_holm(scores, alpha: float = 0.05, zero_method: str = "prat
     rows = []
     for first, second in combinations(table.columns, 2):
         test = wilcoxon_signed_rank(table[first], table[second], zero_method=zero_method,
-                                    method=method)
+                                    method=method, decimals=decimals)
+        difference = table[first] - table[second]
+        if decimals is not None:
+            difference = np.round(difference, decimals)
         rows.append({"first": first, "second": second, "statistic": test.statistic,
                      "r_minus": test.r_minus, "n": test.n, "n_zero": test.n_zero,
-                     "median_difference": float(np.median(table[first] - table[second])),
+                     "median_difference": float(np.median(difference)),
                      "pvalue": test.pvalue})
     pairs = pd.DataFrame(rows)
     pairs["holm_pvalue"] = holm(pairs["pvalue"].to_numpy())

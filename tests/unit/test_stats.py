@@ -2,6 +2,7 @@
 (the oracles)."""
 
 import itertools
+from fractions import Fraction
 from unittest import mock
 
 import numpy as np
@@ -259,6 +260,40 @@ def test_pairwise_wilcoxon_holm_matches_scipy_and_statsmodels(table, alpha):
         reject, adjusted = multitest.multipletests(oracle_p, alpha=alpha, method="holm")[:2]
     np.testing.assert_allclose(pairs["holm_pvalue"], adjusted, rtol=1e-7, atol=1e-12)
     assert list(pairs["reject"]) == list(reject)
+
+
+# accuracies (%) of two methods on sets of different sizes: (test points, right by A, right by B)
+accuracy_pairs = st.lists(st.sampled_from([50, 75, 150, 300, 600, 1000]).flatmap(
+    lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(0, n))),
+    min_size=2, max_size=14)
+
+
+@FAST
+@given(sets=accuracy_pairs, alternative=st.sampled_from(ALTERNATIVES))
+def test_signed_rank_with_decimals_ties_equal_fractions(sets, alternative):
+    """Rounded differences tie where the fractions are equal: the same test as on integers with
+    the exact fractions' order, ties and signs (Fraction arithmetic as the oracle)."""
+    exact = [Fraction(100 * a, n) - Fraction(100 * b, n) for n, a, b in sets]
+    magnitudes = sorted(set(map(abs, exact)) | {0})
+    as_integers = [int(np.sign(d)) * magnitudes.index(abs(d)) for d in exact]
+    a = [100 * a / n for n, a, _ in sets]
+    b = [100 * b / n for n, _, b in sets]
+    rounded = stats.wilcoxon_signed_rank(a, b, alternative=alternative, method="exact",
+                                         decimals=10)
+    oracle = stats.wilcoxon_signed_rank(as_integers, alternative=alternative, method="exact")
+    assert (rounded.statistic, rounded.r_minus, rounded.n_zero) == \
+        (oracle.statistic, oracle.r_minus, oracle.n_zero)
+    assert rounded.pvalue == pytest.approx(oracle.pvalue, rel=1e-12)
+
+
+def test_float_differences_of_equal_fractions_need_the_rounding():
+    """2 points as 1/50 - 0/50 and as 7/150 - 4/150 (in %): equal as fractions, 2.0 and
+    2.0000000000000004 as floats; only the rounded differences tie."""
+    a, b = [100 * 1 / 50, 100 * 4 / 150, 90.0], [0.0, 100 * 7 / 150, 80.0]
+    assert stats.wilcoxon_signed_rank(a, b).r_minus == 2
+    assert stats.wilcoxon_signed_rank(a, b, decimals=10).r_minus == 1.5
+    pairs = stats.pairwise_wilcoxon_holm(pd.DataFrame({"a": a, "b": b}), decimals=10)
+    assert (pairs["r_minus"].item(), pairs["median_difference"].item()) == (1.5, 2.0)
 
 
 def test_pairwise_wilcoxon_holm_exact_without_ties_matches_scipy():
