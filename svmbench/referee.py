@@ -7,9 +7,10 @@ neither on trust. After every fit, outside the fit's timed part, the referee
    (:data:`PROBLEMS`: the box 0 <= a <= C and y'a = 0 of the C-SVC dual, the box without bias,
    a >= 0 of the hard margin, the unit simplexes of the rho-SVM and of the MEB), and that a model
    without a free bias returns the bias its problem defines;
-2. recomputes in float64, from kernel entries computed afresh (scikit-learn's pairwise kernels
-   over the training points, or the given matrix for ``kernel="precomputed"``; never the solver's
-   cache, rows or gradient, and outside its kernel counts) and summed in a fixed order
+2. recomputes in float64, from kernel entries computed afresh (by the kernel providers'
+   arithmetic with no cache, :func:`kernel_sums`, spot-checked against scikit-learn's pairwise
+   kernels, :func:`spot_check`; or the given matrix for ``kernel="precomputed"``; never the
+   solver's cache, rows or gradient, and outside its kernel counts) and summed in a fixed order
    (svmbench.kernels.fixed_order: no BLAS product), the decision values of the returned
    model on its training samples, and from them the dual objective, the KKT violation at the
    returned bias (the problem's relative gap on the simplexes) and, where the problem has one, the
@@ -35,7 +36,14 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from svmbench.kernels.fixed_order import gathered_sums, weighted_row_sums
+from svmbench.kernels.fixed_order import (
+    dense_weighted_sums,
+    gathered_sums,
+    weighted_provider_sums,
+    weighted_row_sums,
+)
+from svmbench.kernels.math import is_sparse, make_kernel_spec, make_points
+from svmbench.kernels.provider import make_provider
 from svmbench.solvers.base import (
     CLOSED_FORM,
     CONVERGED,
@@ -54,8 +62,10 @@ BOUND_SLACK = 1e-12
 EQUALITY_SLACK = 1e-9
 # a bias the problem defines (0, or sum_i a_i y_i for the MEB) matched to this, relative
 BIAS_SLACK = 1e-9
-# kernel entries held at once while the decision values are recomputed
-BLOCK_ENTRIES = 1 << 22
+# rows of each pair whose sums are recomputed by scikit-learn's pairwise kernels as well, a
+# check independent of svmbench.kernels (whose arithmetic the solvers share)
+SPOT_ROWS = 16
+SPOT_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -120,36 +130,74 @@ class Measurement:
     kernel_evaluations: int
 
 
-def kernel_sums(X, rows, columns, weights, kernel, gamma, coef0, degree):
-    """(sum_j weights_j k(x_r, x_columns[j]) and sum_j |weights_j k(x_r, x_columns[j])| for each r
-    in ``rows``, kernel entries computed): in float64, the entries by scikit-learn's pairwise
-    kernels in row blocks, summed by svmbench.kernels.fixed_order.weighted_row_sums (a given
-    kernel matrix: :func:`precomputed_sums`)."""
+def kernel_sums(X, rows, used, weights, kernel, gamma, coef0, degree):
+    """(sum_j weights_j k(x_r, x_rows[used[j]]) and sum_j |weights_j k(x_r, x_rows[used[j]])| for
+    each r in ``rows``, kernel entries computed): in float64, by the kernel providers'
+    arithmetic, afresh (no cache), each sum in a fixed order, in parallel without changing a bit
+    (svmbench.kernels.fixed_order): dense points by dense_weighted_sums, sparse ones (binary
+    among them, from their bits) by a provider of the referee's own over X[rows], row after row
+    (weighted_provider_sums). A given kernel matrix: :func:`precomputed_sums`."""
     sums, magnitudes = np.zeros(rows.shape[0]), np.zeros(rows.shape[0])
-    if columns.shape[0] == 0:
+    if used.shape[0] == 0:
         return sums, magnitudes, 0
+    pair = X[rows]
     weights = np.ascontiguousarray(weights, dtype=np.float64)
-    step = max(1, BLOCK_ENTRIES // columns.shape[0])
+    used = used.astype(np.int64)
+    points = make_points(pair)
+    if not is_sparse(points):
+        dense_weighted_sums(points[0], points[7], points[4], used, weights,
+                            *make_kernel_spec(kernel, gamma, coef0, degree), sums, magnitudes)
+    else:
+        provider = make_provider(pair, kernel, gamma, coef0, degree, cache_mb=0)
+        weighted_provider_sums(provider, used, weights, np.empty(rows.shape[0]), sums,
+                               magnitudes)
+    return sums, magnitudes, rows.shape[0] * used.shape[0]
+
+
+def spot_check(X, rows, used, weights, sums, kernel, gamma, coef0, degree):
+    """Recompute the sums of :data:`SPOT_ROWS` of the points X[rows] (spread evenly) from
+    scikit-learn's pairwise kernels, a check of svmbench.kernels (whose arithmetic the solvers
+    share) by independent code, and raise RuntimeError, naming the harness, when one differs
+    from ``sums`` by more than :data:`SPOT_TOLERANCE` of sum_j |weights_j k(x_r, x_j)| (rounding
+    moves them apart by far less, a wrong kernel by far more); returns the kernel entries it
+    computed."""
+    spot = np.unique(np.linspace(0, rows.shape[0] - 1, SPOT_ROWS).astype(np.intp))
     params = {} if kernel == "linear" else \
         {"gamma": gamma} if kernel == "rbf" else {"gamma": gamma, "coef0": coef0, "degree": degree}
-    for first in range(0, rows.shape[0], step):
-        block = pairwise_kernels(X[rows[first:first + step]], X[columns], metric=kernel, **params)
-        weighted_row_sums(np.ascontiguousarray(block, dtype=np.float64), weights,
-                          sums[first:first + step], magnitudes[first:first + step])
-    return sums, magnitudes, rows.shape[0] * columns.shape[0]
+    block = pairwise_kernels(X[rows[spot]], X[rows[used]], metric=kernel, **params)
+    theirs, magnitudes = np.zeros(spot.shape[0]), np.zeros(spot.shape[0])
+    weighted_row_sums(np.ascontiguousarray(block, dtype=np.float64),
+                      np.ascontiguousarray(weights, dtype=np.float64), theirs, magnitudes)
+    allowed = SPOT_TOLERANCE * magnitudes
+    off = np.abs(sums[spot] - theirs) > allowed
+    if np.any(off):
+        first = int(np.argmax(off))
+        raise RuntimeError(
+            "the referee's kernel sums (svmbench.kernels) disagree with scikit-learn's pairwise "
+            f"kernels at sample {int(rows[spot[first]])}: {sums[spot[first]]!r} against "
+            f"{theirs[first]!r}, beyond the rounding allowed ({allowed[first]:.3g}); a defect "
+            "of the harness's kernel code, not of the solver")
+    return spot.shape[0] * used.shape[0]
 
 
 def pair_sums(X, points, kernel, gamma, coef0, degree):
     """:func:`kernel_sums` of every :class:`Point`'s model over its pair's samples, laid one pair
-    after the other."""
+    after the other; the pair with the most support vectors :func:`spot_check`-ed (one check a
+    certification: every pair's sums come from the same code)."""
     if kernel == "precomputed":
         return precomputed_sums(X, points)
-    parts = [kernel_sums(X, point.members, point.members[used], point.coefficients[used], kernel,
-                         gamma, coef0, degree)
-             for point in points for used in (np.flatnonzero(point.coefficients),)]
+    used = [np.flatnonzero(point.coefficients) for point in points]
+    parts = [kernel_sums(X, point.members, columns, point.coefficients[columns], kernel, gamma,
+                         coef0, degree) for point, columns in zip(points, used)]
+    evaluations = [count for _, _, count in parts]
+    checked = int(np.argmax([columns.shape[0] for columns in used]))
+    if used[checked].shape[0] > 0:
+        evaluations[checked] += spot_check(
+            X, points[checked].members, used[checked],
+            points[checked].coefficients[used[checked]], parts[checked][0], kernel, gamma,
+            coef0, degree)
     return (np.concatenate([sums for sums, _, _ in parts]),
-            np.concatenate([magnitudes for _, magnitudes, _ in parts]),
-            [evaluations for _, _, evaluations in parts])
+            np.concatenate([magnitudes for _, magnitudes, _ in parts]), evaluations)
 
 
 def precomputed_sums(gram, points):
@@ -193,7 +241,9 @@ def kernel_entry_error(X, rows, kernel, gamma, coef0, degree):
     from inner products (as the solvers' provider and scikit-learn both do): an inner product of
     d terms is off by up to d 2^-53 |x_i| |x_j| (Higham), the RBF's squared distance
     |x_i|^2 + |x_j|^2 - 2 <x_i, x_j> by about 4 2^-53 max |x|^2 (cancellation: points far from
-    the origin), which exp(-gamma d) <= 1 turns into gamma times that; a given matrix: 0."""
+    the origin), which exp(-gamma d) <= 1 turns into gamma times that, plus the exponential's
+    own rounding (svmbench.kernels.math.exp_nonpositive: below 5e-16 relative, so 8 2^-53 on
+    entries <= 1); a given matrix: 0."""
     if kernel == "precomputed":
         return 0.0
     points = X[rows]
@@ -202,7 +252,7 @@ def kernel_entry_error(X, rows, kernel, gamma, coef0, degree):
     largest = float(squares.max()) if squares.shape[0] else 0.0
     dot_error = X.shape[1] * FLOAT64_UNIT * largest
     if kernel == "rbf":
-        return 4.0 * gamma * FLOAT64_UNIT * largest + FLOAT64_UNIT
+        return 4.0 * gamma * FLOAT64_UNIT * largest + 8.0 * FLOAT64_UNIT
     if kernel == "linear":
         return dot_error
     base = abs(gamma) * largest + abs(coef0)

@@ -1,18 +1,29 @@
 """The referee's fast paths (svmbench.kernels.fixed_order.gathered_sums, visiting a kernel matrix
-by row; svmbench.referee.best_biases, each pair's kinks sorted in a row of its own) are bit for bit
+by row; dense_weighted_sums and weighted_provider_sums, computing the kernel entries as they sum
+them; svmbench.referee.best_biases, each pair's kinks sorted in a row of its own) are bit for bit
 the slow ones they replace, written out here as the documented order: every class pair's sums
-pair after pair, four accumulators over the pair's columns; each pair's kinks by numpy's lexsort.
+pair after pair, four accumulators over the pair's columns; a computed kernel's sums over the
+provider's own rows, one accumulator, columns ascending; each pair's kinks by numpy's lexsort.
 On fresh random problems: overlapping pairs of several classes, members in any order, any subset
-of columns, pairs of any size (fewer columns than four included)."""
+of columns, pairs of any size (fewer columns than four included), at one and two threads."""
 
 import math
 
+import numba
 import numpy as np
+import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from svmbench.kernels.fixed_order import gathered_sums
-from svmbench.referee import Stack, best_biases
+from svmbench.kernels.fixed_order import (
+    dense_weighted_sums,
+    gathered_sums,
+    weighted_provider_sums,
+)
+from svmbench.kernels.math import is_sparse, make_kernel_spec, make_points
+from svmbench.kernels.provider import kernel_row_once, make_provider
+from svmbench.referee import Stack, best_biases, kernel_sums, spot_check
 
 
 def documented_sums(gram, members, starts, columns, weights, column_starts):
@@ -89,3 +100,82 @@ def test_best_biases_by_rows_are_the_lexsorted_ones_bit_for_bit(seed, sizes, nan
     if nans:
         sums[rng.random(total) < 0.2] = math.nan
     assert best_biases(stack, y, sums).tobytes() == lexsorted_biases(stack, y, sums).tobytes()
+
+
+KERNELS = {"rbf": (0.7, 0.0, 3), "linear": (1.0, 0.0, 3), "poly": (0.3, 1.0, 2)}
+
+
+def random_points(rng, n, d, kind):
+    """n points of d features: dense with some zeros, sparse (CSR, few nonzeros), or binary."""
+    if kind == "binary":
+        return sp.csr_matrix((rng.random((n, d)) < 0.1).astype(float))
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < (0.6 if kind == "dense" else 0.05))
+    return X if kind == "dense" else sp.csr_matrix(X)
+
+
+def documented_kernel_sums(X, used, weights, kernel):
+    """One accumulator per sample, the used columns ascending, over the kernel rows a provider
+    with no cache computes (kernel_row_once), in Python floats."""
+    provider = make_provider(X, kernel, *KERNELS[kernel], cache_mb=0)
+    n = X.shape[0]
+    rows, row = np.zeros((used.shape[0], n)), np.empty(n)
+    for k, column in enumerate(used):
+        kernel_row_once(provider, column, n, row)
+        rows[k] = row
+    sums, magnitudes = np.zeros(n), np.zeros(n)
+    for r in range(n):
+        for k in range(used.shape[0]):
+            term = float(rows[k, r]) * float(weights[k])
+            sums[r] += term
+            magnitudes[r] += abs(term)
+    return sums, magnitudes
+
+
+@pytest.mark.parametrize("kernel", sorted(KERNELS))
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 1300), d=st.integers(1, 9),
+       kind=st.sampled_from(["dense", "sparse", "binary"]), threads=st.sampled_from([1, 2]))
+def test_computed_kernel_sums_are_the_provider_rows_in_order_bit_for_bit(kernel, seed, n, d, kind,
+                                                                         threads):
+    """The referee's sums over computed kernels, dense points in tiles and blocks of rows in
+    parallel, sparse and binary ones by a provider's rows, are the documented sums of the
+    provider's rows, at one and two threads (up to 1,300 samples: three blocks of rows)."""
+    rng = np.random.default_rng(seed)
+    X = random_points(rng, n, d, kind)
+    used = np.flatnonzero(rng.random(n) < rng.random()).astype(np.int64)
+    weights = rng.normal(size=used.shape[0]) * 10.0 ** rng.integers(-3, 4)
+    expected = documented_kernel_sums(X, used, weights, kernel)
+    sums, magnitudes = np.zeros(n), np.zeros(n)
+    points = make_points(X)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        if is_sparse(points):
+            weighted_provider_sums(make_provider(X, kernel, *KERNELS[kernel], cache_mb=0), used,
+                                   weights, np.empty(n), sums, magnitudes)
+        else:
+            dense_weighted_sums(points[0], points[7], points[4], used, weights,
+                                *make_kernel_spec(kernel, *KERNELS[kernel]), sums, magnitudes)
+        referee_sums = kernel_sums(X, np.arange(n), used, weights, kernel, *KERNELS[kernel])
+    finally:
+        numba.set_num_threads(previous)
+    assert sums.tobytes() == expected[0].tobytes()
+    assert magnitudes.tobytes() == expected[1].tobytes()
+    assert referee_sums[0].tobytes() == expected[0].tobytes()
+    assert referee_sums[2] == n * used.shape[0]
+
+
+@pytest.mark.parametrize("kind", ["dense", "sparse", "binary"])
+def test_the_spot_check_refutes_the_harness_not_the_solver_when_the_sums_are_wrong(kind):
+    """scikit-learn's pairwise kernels agree with the computed sums; sums off by one part in
+    10^6 of their magnitude at one checked sample raise, naming the harness's kernel code."""
+    rng = np.random.default_rng(3)
+    X = random_points(rng, 200, 6, kind)
+    rows, used = np.arange(200), np.arange(0, 200, 3)
+    weights = rng.normal(size=used.shape[0])
+    sums, magnitudes, _ = kernel_sums(X, rows, used, weights, "rbf", 0.7, 0.0, 3)
+    assert spot_check(X, rows, used, weights, sums, "rbf", 0.7, 0.0, 3) == 16 * used.shape[0]
+    wrong = sums.copy()
+    wrong[199] += 1e-6 * magnitudes[199]
+    with pytest.raises(RuntimeError, match="harness's kernel code, not of the solver"):
+        spot_check(X, rows, used, weights, wrong, "rbf", 0.7, 0.0, 3)
