@@ -11,6 +11,13 @@ from svmbench.kernels.math import RBF, add_scaled, apply_kernel, exp_nonpositive
 from svmbench.kernels.provider import kernel_row_once
 
 
+# rows of a block, summed by one thread (dense_weighted_sums: their columns' slices stay in the
+# core's caches while every column of the sums adds over them), and the columns whose inner
+# products share a pass over a block
+BLOCK_ROWS = 512
+COLUMN_TILE = 4
+
+
 @njit(cache=True)
 def weighted_row_sums(block, weights, sums, magnitudes):
     """sums[r] = sum_j block[r, j] weights[j] and magnitudes[r] = sum_j |block[r, j] weights[j]|,
@@ -24,30 +31,27 @@ def weighted_row_sums(block, weights, sums, magnitudes):
         sums[r], magnitudes[r] = total, magnitude
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def weighted_provider_sums(provider, columns, weights, row, sums, magnitudes):
     """:func:`weighted_row_sums` of the kernel entries k(x_r, x_columns[j]) of ``provider``'s
     points r, every entry computed afresh: the row of each column in turn (kernel_row_once, which
     fills a row by the provider's arithmetic, its bits the same at any thread count, split among
-    the threads when long, never read from a cache), added into every sum; so each sum still
-    takes j ascending into one accumulator, the bits of weighted_row_sums over the same
-    entries. ``row``: a work vector of the provider's length."""
+    the threads when long, never read from a cache), added into every sum, BLOCK_ROWS sums to a
+    thread at a time; so each sum still takes j ascending into one accumulator, the bits of
+    weighted_row_sums over the same entries. ``row``: a work vector of the provider's length."""
     n = sums.shape[0]
     sums[:] = 0.0
     magnitudes[:] = 0.0
     for j in range(columns.shape[0]):
         kernel_row_once(provider, columns[j], n, row)
         weight = weights[j]
-        for r in range(n):
-            term = row[r] * weight
-            sums[r] += term
-            magnitudes[r] += abs(term)
-
-
-# dense_weighted_sums: rows of a block (their columns' slices stay in the core's caches while
-# every column of the sums adds over them) and columns whose inner products share a pass
-BLOCK_ROWS = 512
-COLUMN_TILE = 4
+        for block in prange((n + BLOCK_ROWS - 1) // BLOCK_ROWS):
+            lo, hi = block * BLOCK_ROWS, min(n, (block + 1) * BLOCK_ROWS)
+            entries, total, magnitude = row[lo:hi], sums[lo:hi], magnitudes[lo:hi]
+            for p in range(entries.shape[0]):  # from 0: a loop that vectorizes
+                term = entries[p] * weight
+                total[p] += term
+                magnitude[p] += abs(term)
 
 
 @njit(cache=True, parallel=True)
