@@ -357,11 +357,10 @@ def pairwise_wilcoxon_holm(scores, alpha: float = 0.05, zero_method: str = "prat
     table = _score_table(scores)
     rows = []
     for first, second in combinations(table.columns, 2):
-        test = wilcoxon_signed_rank(table[first], table[second], zero_method=zero_method,
-                                    method=method, decimals=decimals)
         difference = table[first] - table[second]
         if decimals is not None:
             difference = np.round(difference, decimals)
+        test = wilcoxon_signed_rank(difference, zero_method=zero_method, method=method)
         rows.append({"first": first, "second": second, "statistic": test.statistic,
                      "r_minus": test.r_minus, "n": test.n, "n_zero": test.n_zero,
                      "median_difference": float(np.median(difference)),
