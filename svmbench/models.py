@@ -43,12 +43,13 @@ from svmbench.solvers.plugins import builtin_specs, get_many_solver, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
 # a precomputed kernel's decision values: a product over every column of the matrix (the
-# coefficients of the non-support columns 0) once the support vectors are at least one in
-# PRODUCT_OVER_ALL of its columns, else over the support vectors' columns, gathered first. The
-# gather and its product cost ~3 us a column of a 1040-row matrix, the product over all 1040
-# columns ~0.8 ms (21 class pairs, OpenBLAS, one thread; gs2008 Table VII's Segment predicts
-# so after every fit of its grid search, 2.2 ms a prediction at 700 support vectors before)
-PRODUCT_OVER_ALL = 4
+# coefficients of the non-support columns 0) once the support vectors are at least
+# PRODUCT_OVER_ALL of its columns, else over the support vectors' columns, gathered first. At
+# one BLAS thread, as the record's sweeps run, the gather and its product cost ~3.9 us a column
+# of a 1040-row matrix and the product over all 1040 columns ~1.6 ms, a crossover near 40 % of
+# the columns (21 class pairs, OpenBLAS, 700 support vectors; at two threads 3.4 us and
+# 0.91 ms: near 26 %). gs2008 Table VII's Segment predicts so after every fit of its grid search.
+PRODUCT_OVER_ALL = 0.4
 
 
 def mean_squared_distance(X):
@@ -465,7 +466,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         X = self._validated_queries(X)
         if precomputed:
             self._prediction.kernel_values = 0
-            if PRODUCT_OVER_ALL * self.support_.shape[0] < X.shape[1]:
+            if self.support_.shape[0] < PRODUCT_OVER_ALL * X.shape[1]:
                 return X[:, self.support_] @ self.dual_coef_.T + self.intercept_
             coefficients = np.zeros((X.shape[1], self.dual_coef_.shape[0]))
             coefficients[self.support_] = self.dual_coef_.T

@@ -1,6 +1,6 @@
-"""Weighted sums of kernel entries in a fixed order, serial (the referee's decision values,
-svmbench.referee): the same bits on every run, whatever the BLAS, its thread count or the arrays'
-memory alignment. A BLAS product's summation order depends on them (OpenBLAS 0.3.31 Haswell's
+"""Weighted sums of kernel entries, each in a fixed order (the referee's decision values,
+svmbench.referee): the same bits on every run, whatever the BLAS, the thread count (threads
+split the sums, never one sum) or the arrays' memory alignment. A BLAS product's summation order depends on them (OpenBLAS 0.3.31 Haswell's
 gemv and gemm, 1 against 2 threads, differ in the last bits), and a record must be the same for
 the same config and seed."""
 
@@ -9,7 +9,6 @@ from numba import njit, prange
 
 from svmbench.kernels.math import RBF, add_scaled, apply_kernel, exp_nonpositive
 from svmbench.kernels.provider import kernel_row_once
-
 
 # rows of a block, summed by one thread (dense_weighted_sums: their columns' slices stay in the
 # core's caches while every column of the sums adds over them), and the columns whose inner
@@ -73,6 +72,7 @@ def dense_weighted_sums(dense, by_feature, sqnorm, used, weights, kind, gamma, c
         lo = block * BLOCK_ROWS
         hi = min(n, lo + BLOCK_ROWS)
         kernels = np.empty((COLUMN_TILE, hi - lo))
+        block_sqnorm = sqnorm[lo:hi]  # by the block's own positions, as _fill_kernel reads them
         total, magnitude = np.zeros(hi - lo), np.zeros(hi - lo)
         for first in range(0, used.shape[0], COLUMN_TILE):
             tile = min(COLUMN_TILE, used.shape[0] - first)
@@ -88,12 +88,12 @@ def dense_weighted_sums(dense, by_feature, sqnorm, used, weights, kind, gamma, c
                 row = kernels[t]
                 if kind == RBF:
                     for p in range(row.shape[0]):
-                        row[p] = -gamma * max(sqnorm[j] + sqnorm[lo + p] - 2.0 * row[p], 0.0)
+                        row[p] = -gamma * max(sqnorm[j] + block_sqnorm[p] - 2.0 * row[p], 0.0)
                     for p in range(row.shape[0]):
                         row[p] = exp_nonpositive(row[p])
                 else:
                     for p in range(row.shape[0]):
-                        row[p] = apply_kernel(spec, row[p], sqnorm[j], sqnorm[lo + p])
+                        row[p] = apply_kernel(spec, row[p], sqnorm[j], block_sqnorm[p])
                 weight = weights[first + t]
                 for p in range(row.shape[0]):
                     term = row[p] * weight

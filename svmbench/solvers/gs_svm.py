@@ -15,6 +15,7 @@ row is requested twice, so rows bypass the cache and K1 == K2. Both give the sam
 import numpy as np
 from numba import get_num_threads, njit, prange
 
+from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import (
     PARALLEL_CHUNK,
@@ -111,9 +112,10 @@ def _select(score, lows, sample, length, positions_are_samples):
 
 
 @njit(cache=True)
-def gs_svm_loop(provider, max_iter, unused_rows_only, parallel_min, curve):
+def gs_svm_loop(given, max_iter, unused_rows_only, parallel_min, curve):
     """Algorithm 1; the step runs in parallel over rows of at least ``parallel_min`` entries.
     Checkpoints into ``curve``: the objective and the next step's gain -h (eq. 20)."""
+    provider = borrowed(given)  # the caller holds its arrays (see kernels.borrowed)
     n = provider.diag.shape[0]
     gradient = -np.ones(n)  # eq. 15, m = 0; kept for every sample so the objective is exact
     alpha = np.zeros(n)

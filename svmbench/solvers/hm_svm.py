@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from svmbench.capabilities import Capabilities
+from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
@@ -385,9 +386,10 @@ def newton_step(L, order, slot, in_face, excluded, free, sizes, alpha, grad, buf
 
 
 @njit(cache=True)
-def hm_svm_loop(provider, y, tol, max_iter, curve):
+def hm_svm_loop(given, y, tol, max_iter, curve):
     """The active-set loop; checkpoints of the objective and the last full KKT violation (NaN
     while the gradient outside S is stale) into ``curve``."""
+    provider = borrowed(given)  # the caller holds its arrays (see kernels.borrowed)
     n = provider.diag.shape[0]
     diag = provider.diag.copy()  # Q_ii = k_ii since y_i^2 = 1
     max_diag = diag.max() if n > 0 else 0.0

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from svmbench.capabilities import NORMALIZED_KERNELS, Capabilities
+from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
@@ -206,12 +207,13 @@ def make_run(algorithm):
     compiles its own steps only (RUNS: one compiled loop per algorithm)."""
 
     @njit(cache=True)
-    def run(q, eps, smo_eps, full_search, sample_size, verify_stop, initial_points, seed, max_iter,
+    def run(given, eps, smo_eps, full_search, sample_size, verify_stop, initial_points, seed, max_iter,
             inner_max_steps, trace, curve):
         """The loop of the algorithm. Returns (alpha, R, iterations, converged, inner_steps, drops,
         violation): ``violation`` is the last stopping value delta_plus, against (1 + eps)^2 - 1,
         over the points searched (all, or the sample), which the checkpoints in ``curve`` record
         beside R."""
+        q = borrowed(given)  # the caller holds its arrays (see kernels.borrowed)
         np.random.seed(seed)
         n = q.diag.shape[0]
         alpha = np.zeros(n)

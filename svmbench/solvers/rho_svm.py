@@ -17,6 +17,7 @@ from numba import njit
 from scipy.linalg import solve_triangular
 
 from svmbench.capabilities import Capabilities
+from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import kernel_row, kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
@@ -154,13 +155,14 @@ def relative_gap(rhobar, margins):
 
 
 @njit(cache=True)
-def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter, curve):
+def rho_svm_loop(given, factor, eps_min, eps_first, max_iter, curve):
     """Algorithm 1 of multiplicative-rho-svm. Returns the last alpha, the ensemble coefficients
     sum_t eta_t alpha_t / sum_t eta_t, traces of eta_t, rho_t, rhobar_t (accepted steps; rhobar
     has one more entry, the final objective), the margins Q alpha of the last alpha, of the
     ensemble and of the first alpha (1/m: the Parzen window), and whether it stopped by its own
     rule (step 8 or eta_t = 0). Checkpoints into ``curve``: rhobar and the relative KKT gap
     (rhobar - min margin) / rhobar against accepted steps."""
+    provider = borrowed(given)  # the caller holds its arrays (see kernels.borrowed)
     m = provider.diag.shape[0]
     alpha = np.full(m, 1.0 / m)  # step 2
     margins = np.empty(m)  # y_i f_t(x_i) = (Q alpha_t)_i
@@ -217,12 +219,13 @@ def rho_svm_loop(provider, factor, eps_min, eps_first, max_iter, curve):
 
 
 @njit(cache=True)
-def eg_fixed_loop(provider, factor, eta, max_iter):
+def eg_fixed_loop(given, factor, eta, max_iter):
     """Cristianini, Campbell & Shawe-Taylor (1999): multiplicative updates of the hard-margin dual
     without bias, max W(a) = 1'a - a'Qa / 2, a_i <- a_i exp(eta (1 - y_i f(x_i))), from a = 1/m.
     Its solution is the rho-SVM's up to scale (alpha = a / 1'a), so the trace holds the rho-SVM
     objective of a / 1'a; ``overshoot`` is the first iteration whose step lowered W (-1: none).
     Returns a / 1'a, its margins Q a / 1'a, the trace and ``overshoot``."""
+    provider = borrowed(given)  # the caller holds its arrays (see kernels.borrowed)
     m = provider.diag.shape[0]
     a = np.full(m, 1.0 / m)
     margins = np.empty(m)

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from svmbench.capabilities import Capabilities
+from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import cached_kernel_row, kernel_row
 from svmbench.kernels.qmatrix import check_labels_folded
@@ -239,10 +240,11 @@ def move(alpha, gradient, C, support, count, d, qd):
 
 
 @njit(cache=True)
-def rosen_loop(provider, y, C, tol, max_iter, curve):
+def rosen_loop(given, y, C, tol, max_iter, curve):
     """Steps until b_low - b_up <= 2 tol; checkpoints of the objective and b_low - b_up into
     ``curve``. An iteration: direction, Q d (the one call that takes the provider), move, then
     step_and_scan, whose one pass updates G and finds the stop test's gap and the next J."""
+    provider = borrowed(given)  # the caller holds its arrays (see kernels.borrowed)
     n = y.shape[0]
     alpha = np.zeros(n)
     gradient = -np.ones(n)  # G = Qa - 1 at a = 0

@@ -49,6 +49,7 @@ import numpy as np
 from numba import get_num_threads, njit
 
 from svmbench.capabilities import Capabilities
+from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.cache import BATCHES, PENDING
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import (
@@ -250,7 +251,10 @@ def bound_gradients(provider, s):
 # what it inlines with the provider or the state makes no call and takes no such branch
 # (take_step, be_shrunk, shrink_swap), and a cached row is looked up without binding the
 # provider (cached_kernel_row takes its cache, settings and counters): 5.3-5.6 ms a fit, LIBSVM
-# 8.7-9.9 in the same runs.
+# 8.7-9.9 in the same runs. The loop binds its provider borrowed (svmbench.kernels.borrowed): a
+# reference on the provider's arrays is then a null test wherever the pruner leaves it (smo_mod2
+# on pendigits at C 8, gamma 0.5: 16.1 -> 8.6 us an iteration, most of it the row requests of
+# Keerthi's examination); the state's arrays still count, so the rules above stand for them.
 def make_solver_loop(rule, parallel=False):
     """The Solver's loop for working-set rule ``rule``, a constant of the compiled code: numba
     prunes the other rules' branches before it types them, so that a fit compiles its own rule
@@ -261,7 +265,7 @@ def make_solver_loop(rule, parallel=False):
     wss2 = rule == WSS2
 
     @njit(cache=True, nogil=True)
-    def solver_loop(provider, s, max_iter, seed, parallel_from, threads):
+    def solver_loop(given, s, max_iter, seed, parallel_from, threads):
         """LIBSVM Solver::Solve: select a pair, step, until the rule stops or max_iter steps;
         wss2's passes over active sets of ``parallel_from`` positions or more run in parallel
         regions (wss2_parallel: the same bits), the step's update of G and the next selection's
@@ -269,6 +273,7 @@ def make_solver_loop(rule, parallel=False):
         read at each iteration; the GIL released for its sampler) is more than one; so are the
         provider's long rows. ``threads`` counts the iterations run on one thread and on all
         (long passes and rows split; shorter ones run serially at any count)."""
+        provider = borrowed(given)  # the caller holds its arrays (see kernels.borrowed)
         np.random.seed(seed)  # Platt's random starts
         n, tol, no_row = s.y.shape[0], s.reals[TOL], provider.cache.pool[:0]
         passes_from = parallel_from if parallel else n + 1
@@ -660,7 +665,9 @@ def requested_row(provider, position, length):
 # every one of them, most without a step. perf, letter at C 2, gamma 0.5, ten class pairs:
 # NRT_incref/decref were about half of smo_mod2's fit and of smo_platt's. So the rules run as
 # closures over next_examined's own arguments, and the calls they make out of line take arrays
-# only, or compute kernel values (a row, or an entry that no cached row holds).
+# only, or compute kernel values (a row, or an entry that no cached row holds). The provider
+# comes borrowed from the loop since (see the note before solver_loop): the state's references
+# remain.
 
 @jit_callee
 def next_examined(provider, s):

@@ -68,14 +68,14 @@ def test_a_gram_matrix_gives_the_model_the_kernel_gives(make, atol, seed, classe
     assert gram.kernel_computed_ == 0 and gram.kernel_requested_ > 0
 
 
-@pytest.mark.parametrize("product_over_all", [1, 4, 10**9])
+@pytest.mark.parametrize("product_over_all", [1, 0.4, 0])
 @given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3]),
        log2_C=st.integers(-4, 6))
 @settings(max_examples=8, deadline=None)
 def test_a_gram_matrix_predicts_the_sum_over_its_support_whichever_product_serves(
         product_over_all, seed, classes, log2_C):
     """Decision values from a given matrix, by the product over the support vectors' columns
-    (PRODUCT_OVER_ALL 1: whenever they are not all the columns) or over every column (10^9:
+    (PRODUCT_OVER_ALL 1: whenever they are not all the columns) or over every column (0:
     always), are sum_sv coef k + b written out, to rounding."""
     X, y = problem(seed, classes=classes)
     X_test = np.random.default_rng(seed + 1).normal(size=(20, 3))
