@@ -2,9 +2,9 @@
 
 numba takes and drops an atomic reference on every array that a compiled function binds (its
 arguments, and the values of functions it inlines), unless its pruner removes the pair; it keeps
-the pairs of a function that calls out, and a provider holds 29 arrays (svmbench.kernels.provider).
-Keerthi's rules make many short requests, each through a few such functions: the reference counts
-were about 60 % of smo_mod2's CPU on pendigits (perf, issue 42).
+the pairs of a function that calls out, and a provider holds 37 arrays
+(svmbench.kernels.provider). Keerthi's rules make many short requests, each through a few such
+functions: the reference counts were about 60 % of smo_mod2's CPU on pendigits (perf, issue 42).
 
 ``borrowed(value)`` is ``value`` with each array's memory-manager pointer cleared, so that numba's
 reference counting skips it (its increment and decrement test the pointer first). Whoever passes
