@@ -1,8 +1,8 @@
 """Weighted sums of kernel entries, each in a fixed order (the referee's decision values,
 svmbench.referee): the same bits on every run, whatever the BLAS, the thread count (threads
-split the sums, never one sum) or the arrays' memory alignment. A BLAS product's summation order depends on them (OpenBLAS 0.3.31 Haswell's
-gemv and gemm, 1 against 2 threads, differ in the last bits), and a record must be the same for
-the same config and seed."""
+split the sums, never one sum) or the arrays' memory alignment. A BLAS product's summation
+order depends on them (OpenBLAS 0.3.31 Haswell's gemv and gemm, 1 against 2 threads, differ in
+the last bits), and a record must be the same for the same config and seed."""
 
 import numpy as np
 from numba import njit, prange

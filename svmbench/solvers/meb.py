@@ -207,8 +207,8 @@ def make_run(algorithm):
     compiles its own steps only (RUNS: one compiled loop per algorithm)."""
 
     @njit(cache=True)
-    def run(given, eps, smo_eps, full_search, sample_size, verify_stop, initial_points, seed, max_iter,
-            inner_max_steps, trace, curve):
+    def run(given, eps, smo_eps, full_search, sample_size, verify_stop, initial_points, seed,
+            max_iter, inner_max_steps, trace, curve):
         """The loop of the algorithm. Returns (alpha, R, iterations, converged, inner_steps, drops,
         violation): ``violation`` is the last stopping value delta_plus, against (1 + eps)^2 - 1,
         over the points searched (all, or the sample), which the checkpoints in ``curve`` record
