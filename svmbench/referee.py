@@ -143,15 +143,12 @@ def kernel_sums(X, rows, used, weights, kernel, gamma, coef0, degree):
     pair = X[rows]
     weights = np.ascontiguousarray(weights, dtype=np.float64)
     used = used.astype(np.int64)
-    if sp.issparse(pair):  # the provider's points are make_points(pair): bundled once
-        provider = make_provider(pair, kernel, gamma, coef0, degree, cache_mb=0)
-        points = provider.points
-    else:
-        provider, points = None, make_points(pair)
+    points = make_points(pair)
     if not is_sparse(points):
         dense_weighted_sums(points[0], points[7], points[4], used, weights,
                             *make_kernel_spec(kernel, gamma, coef0, degree), sums, magnitudes)
     else:
+        provider = make_provider(pair, kernel, gamma, coef0, degree, cache_mb=0, points=points)
         weighted_provider_sums(provider, used, weights, np.empty(rows.shape[0]), sums,
                                magnitudes)
     return sums, magnitudes, rows.shape[0] * used.shape[0]

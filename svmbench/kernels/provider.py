@@ -163,20 +163,21 @@ def parallel_min_entries(points, binary):
 
 
 def make_provider(X, kernel="rbf", gamma=1.0, coef0=0.0, degree=3, cache_mb=100.0, signs=None,
-                  shift=0.0, ridge=0.0):
+                  shift=0.0, ridge=0.0, points=None):
     """Build a provider over training data X (dense array or sparse matrix).
 
     ``signs``, ``shift`` and ``ridge`` fold the kernel into a Q-matrix (build them with
     svmbench.kernels.qmatrix rather than by hand); the defaults serve the kernel itself.
     ``cache_mb=0`` turns caching off: every requested entry is computed (K1 == K2); two full rows
-    are still kept so that a solver can hold two rows at once.
+    are still kept so that a solver can hold two rows at once. ``points``: make_points(X) when
+    the caller has bundled them already.
     """
     if cache_mb < 0:
         raise ValueError(f"cache_mb must be >= 0 (got {cache_mb}); use 0 to turn the cache off")
     # Cached compiled code that reaches the parallel row filler finds no scheduler unless numba's
     # threading layer was started first, and crashes ("Symbol not found: allocate_sched")
     numba.get_num_threads()
-    points = make_points(X)
+    points = make_points(X) if points is None else points
     spec = make_kernel_spec(kernel, gamma, coef0, degree)
     n = points[4].shape[0]
     signs, fold = _fold_arrays(n, signs, shift, ridge)
