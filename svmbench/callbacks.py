@@ -19,6 +19,7 @@
 
 import json
 import logging
+import os
 import sys
 import threading
 from collections import Counter
@@ -33,7 +34,7 @@ from svmbench.algorithm_keys import configured_defaults
 from svmbench.algorithms import capabilities, estimator_factories
 from svmbench.analysis.settings import sweep_defaults_conflicts
 from svmbench.capabilities import unsuitable_reason
-from svmbench.outcomes import OUTCOMES, describe_failures
+from svmbench.outcomes import OUTCOME_LOG_ENV, OUTCOMES, describe_failures
 from svmbench.sweep import sweep_jobs
 
 POLL_SECONDS = 0.5
@@ -77,6 +78,9 @@ class FailedCells(Callback):
         counts = Counter(job["outcome"] for job in jobs)
         log.info("sweep of %d cell(s): %s", len(jobs), ", ".join(
             f"{counts[outcome]} {outcome}" for outcome in OUTCOMES if counts[outcome]))
+        if os.environ.get(OUTCOME_LOG_ENV):  # a timed artefact (svmbench.walltime) counts them
+            with open(os.environ[OUTCOME_LOG_ENV], "a") as stream:
+                stream.write(json.dumps(dict(counts)) + "\n")
         summaries = [job["failure"] for job in jobs if job["failure"]]
         if summaries:
             log.error(describe_failures(summaries))

@@ -7,6 +7,10 @@ from svmbench.capabilities import UNSUITABLE
 # what became of a cell in a sweep (counted at its end, svmbench.callbacks.FailedCells)
 TRAINED, REUSED, FAILED, CLAIMED = "trained", "reused", "failed", "claimed by another process"
 OUTCOMES = (TRAINED, REUSED, FAILED, UNSUITABLE, CLAIMED)
+# the environment variable naming a file each sweep's end appends its outcome counts to, one JSON
+# object a line (svmbench.walltime sets it, so that a timed artefact says how many of its cells
+# it trained and how many an earlier sweep had trained)
+OUTCOME_LOG_ENV = "SVMBENCH_OUTCOME_LOG"
 
 
 def describe_failures(summaries):

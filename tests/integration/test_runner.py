@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numba
+import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
@@ -170,10 +171,15 @@ def test_a_sweep_ends_counting_cells_trained_and_reused(tmp_path):
                             f"hydra.sweep.dir={tmp_path / 'a'}"], check=True, capture_output=True,
                            text=True)
     assert "sweep of 2 cell(s): 2 trained" in first.stdout + first.stderr
-    again = subprocess.run([*command, "algorithm.gamma=0.5,2.0",
+    log = tmp_path / "wall_times.csv"  # the second sweep timed as make times an artefact
+    timer = ("import sys; from pathlib import Path; from svmbench import walltime; "
+             f"walltime.timed('a', 'paper', sys.argv[1:], Path({str(log)!r}))")
+    again = subprocess.run([sys.executable, "-c", timer, *command, "algorithm.gamma=0.5,2.0",
                             f"hydra.sweep.dir={tmp_path / 'b'}"], check=True, capture_output=True,
                            text=True)
     assert "sweep of 2 cell(s): 1 trained, 1 reused" in again.stdout + again.stderr
+    row = pd.read_csv(log).iloc[0]
+    assert (row["cells_trained"], row["cells_reused"]) == (1, 1)
 
 
 @pytest.mark.parametrize("override, message", [

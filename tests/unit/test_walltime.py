@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from svmbench import walltime
+from svmbench.outcomes import OUTCOME_LOG_ENV
 
 
 def test_each_timed_command_appends_a_row_and_passes_its_exit_status_on(tmp_path):
@@ -31,9 +32,46 @@ def test_the_summary_sums_the_runs_of_one_commit_per_artefact(tmp_path):
                   {**base, "artefact": "gs2005_table1", "commit": "a" * 40, "wall_s": 120,
                    "dirty": True}], columns=walltime.FIELDS).to_csv(log, index=False)
     lines = walltime.summary(log).splitlines()
-    assert "| fw_table2 | aaaaaaaaaaaa | 2 | 15.0 | 0.5 / 1.5, 0.5 / 1.5 | 0, 1 |" in lines
-    assert "| fw_table2 | bbbbbbbbbbbb | 1 | 1.0 | 0.5 / 1.5 | 0 |" in lines
-    assert "| gs2005_table1 | aaaaaaaaaaaa (dirty tree) | 1 | 2.0 | 0.5 / 1.5 | 0 |" in lines
+    assert "| fw_table2 | aaaaaaaaaaaa | 2 | 15.0 | - | 0.5 / 1.5, 0.5 / 1.5 | 0, 1 |" in lines
+    assert "| fw_table2 | bbbbbbbbbbbb | 1 | 1.0 | - | 0.5 / 1.5 | 0 |" in lines
+    assert "| gs2005_table1 | aaaaaaaaaaaa (dirty tree) | 1 | 2.0 | - | 0.5 / 1.5 | 0 |" in lines
+
+
+def sweep_end(counts):
+    """A command that ends like a sweep: its outcome counts appended where the timer says."""
+    code = (f"import json, os; open(os.environ['{OUTCOME_LOG_ENV}'], 'a')"
+            f".write(json.dumps({counts!r}) + '\\n')")
+    return [sys.executable, "-c", code]
+
+
+def test_a_timed_artefact_counts_the_cells_its_sweeps_trained_and_reused(tmp_path):
+    log = tmp_path / "wall_times.csv"
+    both = sweep_end({"trained": 8, "reused": 43})[:-1] + [
+        sweep_end({"trained": 8, "reused": 43})[-1] + "; " + sweep_end({"trained": 2})[-1]]
+    walltime.timed("gs2008_table7", "paper", both, log)
+    walltime.timed("gs2008_table2", "paper", sweep_end({"trained": 45}), log)
+    walltime.timed("plain", "paper", [sys.executable, "-c", "pass"], log)
+    rows = pd.read_csv(log)
+    assert rows["cells_trained"].tolist()[:2] == [10, 45]
+    assert rows["cells_reused"].tolist()[:2] == [43, 0]
+    assert rows.iloc[2][["cells_trained", "cells_reused"]].isna().all()  # no sweep: not logged
+    lines = walltime.summary(log).splitlines()
+    assert any(line.startswith("| gs2008_table7 |") and "| 10 / 43 * |" in line for line in lines)
+    assert any(line.startswith("| gs2008_table2 |") and "| 45 / 0 |" in line for line in lines)
+    assert any(line.startswith("| plain |") and "| - |" in line for line in lines)
+
+
+def test_a_log_written_before_the_cell_counts_takes_them_from_then_on(tmp_path):
+    log = tmp_path / "wall_times.csv"
+    old = [field for field in walltime.FIELDS if not field.startswith("cells_")]
+    pd.DataFrame([{field: 1 for field in old} | {"artefact": "fw_table2", "commit": "a" * 40,
+                                                   "dirty": False}],
+                 columns=old).to_csv(log, index=False)
+    walltime.timed("fw_table2", "paper", sweep_end({"reused": 5}), log)
+    rows = pd.read_csv(log)
+    assert list(rows.columns) == walltime.FIELDS
+    assert rows["cells_reused"].isna().tolist() == [True, False]
+    assert rows["cells_trained"].tolist()[1] == 0
 
 
 def test_the_summary_totals_each_commit_and_quotes_the_record_log(tmp_path):
