@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -74,12 +75,10 @@ def timed(artefact, scale, command, path=None):
 
 def outcome_counts(path):
     """{outcome: cells} summed over the sweeps that logged their counts to ``path`` (none: {})."""
-    counts = {}
-    if path.is_file():
-        for line in path.read_text().splitlines():
-            for outcome, cells in json.loads(line).items():
-                counts[outcome] = counts.get(outcome, 0) + cells
-    return counts
+    counts = Counter()
+    for line in path.read_text().splitlines() if path.is_file() else []:
+        counts.update(json.loads(line))
+    return dict(counts)
 
 
 def summary(path):
