@@ -52,6 +52,10 @@ NOT_RENDERED_FOLDERS = {
 }
 
 FIGURE = re.compile(r"!\[[^\]]*\]\(([^)\s]+\.png)\)")
+# a page's provenance footer (svmbench.analysis.sources.describe): its commits and how measured
+FOOTER = re.compile(r"Records: \d+ .*?Commits: (.*?)\. Solver code .*?(Measured in one run of one "
+                    r"clean commit|Measured from one clean commit|Not measured in one run)")
+COMMIT = re.compile(r"([0-9a-f]{12}) \(\d+ records")
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 
 
@@ -117,6 +121,19 @@ def test_every_figure_a_page_shows_is_committed(rendered):
                for path in [(ROOT / page).parent / figure]
                if not (path.is_file() and path.with_suffix(".pdf").is_file())]
     assert missing == []
+
+
+def test_every_page_of_the_record_comes_from_one_clean_commit(rendered):
+    """The record (results/README.md) is one clean commit: each page's records, every footer,
+    name that commit and no dirty tree (a record a copy or a prune left behind shows here)."""
+    footers = {page: FOOTER.findall(text) for page, text in rendered.items()
+               if page not in STALE}
+    mixed = {page: found for page, found in footers.items()
+             for commits, how in found if len(COMMIT.findall(commits)) != 1
+             or how.startswith("Not") or "dirty" in commits}
+    assert mixed == {}, "pages whose records are not from one clean commit"
+    commits = {COMMIT.findall(commits)[0] for found in footers.values() for commits, _ in found}
+    assert len(commits) == 1, f"the record's pages name commits {sorted(commits)}"
 
 
 def test_every_committed_page_is_re_rendered_or_says_what_writes_it(rendered):
