@@ -17,7 +17,8 @@ smo_wss2's in the same cell (target: 1.5).
 
 ``--ab BASE`` compares this checkout with another one (e.g. ``git worktree`` or ``git archive``
 of main) in alternating processes, BASE first in each round, one fit per solver after a warm-up
-round in each process: the same counts and hash are asserted, and the medians of both sides are
+round in each process: the same iterations and model hash (the path) are asserted, both sides'
+K1 and K2 printed (a count that changes is a fix and says so), and the medians of both sides
 printed with their ratio and the load average before and after. Under load the ratios, not the
 times, are what the run says.
 """
@@ -135,8 +136,9 @@ def one_side(checkout, args, out):
 
 
 def compare(args):
-    """A/B in alternating processes: BASE then this checkout in each round; the counts and the
-    model hash must agree; medians and ratios of us/it and bk us/it."""
+    """A/B in alternating processes: BASE then this checkout in each round; the iterations and
+    the model hash must agree (the path), the counts are shown beside each other; medians and
+    ratios of us/it and bk us/it."""
     sides = {"base": Path(args.ab).resolve(), "this": ROOT}
     runs = {side: [] for side in sides}
     loads = [os.getloadavg()]
@@ -156,18 +158,19 @@ def compare(args):
                     raise AssertionError(f"{side} {key}: the path differs between rounds")
                 kept["cpu"] += e["cpu"]
                 kept["wall"] += e["wall"]
-    lines = [("| cell | solver | iterations | K1 | K2 | same path | us/it base | us/it this | "
-              "bk us/it base | bk us/it this | this / base (bk) | bk / wss2 this |"),
-             "|" + " --- |" * 12]
+    lines = [("| cell | solver | iterations | K1 base | K1 this | K2 base | K2 this | same path | "
+              "us/it base | us/it this | bk us/it base | bk us/it this | this / base (bk) | "
+              "bk / wss2 this |"), "|" + " --- |" * 14]
     for key, base in merged["base"].items():
         this = merged["this"][key]
-        same = all(base[k] == this[k] for k in ("iterations", "K1", "K2", "hash"))
+        same = all(base[k] == this[k] for k in ("iterations", "hash"))
         us_b, bk_b, _ = per_iteration(base)
         us_t, bk_t, _ = per_iteration(this)
         wss2 = per_iteration(merged["this"][(key[0], "smo_wss2")])[1] \
             if (key[0], "smo_wss2") in merged["this"] else float("nan")
-        lines.append(f"| {key[0]} | {key[1]} | {this['iterations']} | {this['K1']:.4g} | "
-                     f"{this['K2']:.4g} | {'yes' if same else 'NO'} | {us_b:.2f} | {us_t:.2f} | "
+        lines.append(f"| {key[0]} | {key[1]} | {this['iterations']} | {base['K1']:.4g} | "
+                     f"{this['K1']:.4g} | {base['K2']:.4g} | {this['K2']:.4g} | "
+                     f"{'yes' if same else 'NO'} | {us_b:.2f} | {us_t:.2f} | "
                      f"{bk_b:.2f} | {bk_t:.2f} | {bk_t / bk_b:.2f} | {bk_t / wss2:.2f} |")
     print("\n".join(lines))
     print("load average (1/5/15) before and after each process: "

@@ -38,9 +38,10 @@ sample). The trace splits kernel_requested into ``requested_working_set`` (rows 
 ``requested_gradient_bar`` and ``requested_reconstruction``. LIBSVM 2.83 itself requests row i
 twice per iteration (selection and update), so its own total is ours plus one more active row per
 iteration; gs2008 Tables II-III print K2 = the working-set rows. Keerthi's and Platt's steps request
-Q_ij first (a refused pair costs one entry), then the rows of i and j over the active prefix (I0
-for Keerthi: 2 |I0| + 1 per step; n for Platt); a bound sample examined by Keerthi's rule requests
-its row over the support vectors (n_SV entries).
+Q_ij first (a refused pair costs one entry, none when L == H: takeStep returns before its kernel
+entries), then the rows of i and j over the active prefix (I0 for Keerthi: 2 |I0| + 1 per step; n
+for Platt); a bound sample examined by Keerthi's rule requests its row over the support vectors
+(n_SV entries).
 """
 
 from collections import namedtuple
@@ -88,6 +89,7 @@ from svmbench.solvers.smo_step import (
     last_index_of,
     objective_change,
     outcome,
+    segment_is_a_point,
     smo_settings,
     snap_to_bounds,
     solve_pair,
@@ -727,12 +729,14 @@ def next_examined(provider, s):
 
     def propose(i, j):
         """The first half of Platt's takeStep, as a working-set answer: the pair with its new
-        alphas and Q_ij, or no pair when i == j or alpha_j would move by less than eps
-        (relative). Only Q_ij is requested before the progress test, so a refused pair costs one
-        kernel entry."""
-        if i == j:
+        alphas and Q_ij, or no pair when i == j, when L == H (no kernel entry requested, as in
+        takeStep) or when alpha_j would move by less than eps (relative). Only Q_ij is
+        requested before the progress test, so any other refused pair costs one kernel entry,
+        read first from the row of the sample a scan holds fixed (Platt's examined j, Keerthi's
+        i_up or i_low: i), which the scan then reads in order."""
+        if i == j or segment_is_a_point(alpha[i], alpha[j], y[i], y[j], C):
             return no_pair
-        q_ij = entry(i, j)
+        q_ij = entry(j, i) if rule == PLATT else entry(i, j)
         new_i, new_j = solve_pair(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j],
                                   provider.diag[i], provider.diag[j], q_ij, C)
         new_i, new_j = snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)

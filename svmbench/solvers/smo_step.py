@@ -120,6 +120,18 @@ def wss2_gains(y, diag, row_i, y_i, diag_i, gmax, low, gain):
         gain[t] = gradient_diff * gradient_diff / a_it if gradient_diff > 0.0 else -np.inf
 
 
+@njit(cache=True, inline="always")
+def segment_is_a_point(alpha_i, alpha_j, y_i, y_j, C):
+    """L == H of Platt 1998, takeStep (eqs. 13-14): the pair's feasible segment on y_i a_i +
+    y_j a_j = const within [0, C]^2 is one point, so no step can move it (both alphas on bounds
+    the constraint line meets only at a corner). takeStep returns before its kernel entries."""
+    if y_i == y_j:
+        low, high = max(0.0, alpha_i + alpha_j - C), min(C, alpha_i + alpha_j)
+    else:
+        low, high = max(0.0, alpha_j - alpha_i), min(C, C + alpha_j - alpha_i)
+    return low == high
+
+
 @jit_callee
 def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C):
     """Exact minimiser over (alpha_i, alpha_j) on y_i a_i + y_j a_j = const, clipped to [0, C]^2
