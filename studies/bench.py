@@ -41,8 +41,10 @@ bound of a cell with no more samples and no larger C, gamma, assumed to hold (th
 counts the pairs of finished cells on which that held).
 
 No solver has a size limit. A cell whose first fit exceeds the time budget (``--budget``) is
-not repeated and is marked "over budget", and the solver's later cells of that set are not run,
-nor the sets with more training samples (the full scale runs its sets from the smallest up);
+not repeated and is marked "over budget", and the solver's cells with no fewer training samples
+and no smaller C or gamma, in that set and the later ones, are not run (``dominating``: by the
+order the bounds above assume, each would cost at least as much); its other cells are (the full
+scale runs its sets from the smallest up, each set's grid from the smallest C and gamma up);
 the table says so. The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
 worker process (studies/_fit_worker.py) that is killed when the budget runs out: such a cell
 has no times nor results, only its note, and the solver's other thread count is not tried in that
@@ -411,8 +413,8 @@ def bound_note(contender, row, row_seconds, gamma, y, budget):
 
 
 def with_inherited_bounds(earlier, found, budget):
-    """``found`` with a row for each slow solver's cell not run (skipped after a cell over the
-    budget): the largest bound of a cell of that solver with no more samples, no larger C and
+    """``found`` with a row for each slow solver's cell not run (skipped: a cell over the budget
+    dominates it, bench_dataset): the largest bound of a cell of that solver with no more samples, no larger C and
     gamma (``earlier`` rows and ``found``), assumed to hold here (a rule's entries do not fall
     as n, C or gamma grow: bound_headline checks it on the finished cells)."""
     if not found:
@@ -434,7 +436,9 @@ def with_inherited_bounds(earlier, found, budget):
                            & (bounds.gamma <= gamma)]
             row = {"dataset": dataset, "n": n, "C": C, "gamma": gamma,
                    "contender": f"{solver} (1 thr)", "solver": solver, "threads": 1,
-                   "wall s": math.nan, "CPU s": math.nan, "note": "not run (a cell before it was over the budget)"}
+                   "wall s": math.nan, "CPU s": math.nan,
+                   "note": "not run (over the budget on a cell with no more samples, no larger C "
+                           "or gamma)"}
             if len(below):
                 source = below.loc[below["rule s"].idxmax()]
                 row["bound s"] = bound = float(source["rule s"])
@@ -493,27 +497,43 @@ def note(contender, budget):
     return f"over budget, {len(contender.walls)} fit(s)" if contender.over_budget else ""
 
 
-def bench_dataset(dataset, args, all_cores, too_large=None):
-    """Every cell of the set's grid, in grid order; solvers over budget skip the rest, and the
-    solvers of ``too_large`` (solver -> (set, n) where it went over budget) skip a set of n or
-    more. Returns the rows, per solver over budget the point where, and the solvers skipped."""
+def dominating(over, n, C, gamma):
+    """The first of ``over``'s cells (set, n, C, gamma) where a solver went over the budget with
+    no more samples and no larger C or gamma than (n, C, gamma), or None."""
+    return next((cell for cell in over if cell[1] <= n and cell[2] <= C and cell[3] <= gamma),
+                None)
+
+
+def bench_dataset(dataset, args, all_cores, over=None):
+    """Every cell of the set's grid, in grid order; a solver skips each cell that one where it
+    went over the budget dominates (``dominating`` over ``over``: solver -> [(set, n, C, gamma)]
+    of the sets before, and of this one as it runs). Returns the rows, per solver its cells over
+    the budget in this set, and per solver (cells not run, the first dominating cell)."""
     data = load(dataset, args.max_train, args.max_test)
     for solver in args.solvers:  # outside every timing, on this set's kind of points
         warm_up(solver, "rbf", kind=points_kind(data[0]))
-    too_large = {solver: where for solver, where in (too_large or {}).items()
-                 if where[1] <= data[1].shape[0]}
-    skipped, gs_fits, rows, left_out = set(too_large), {}, [], {}
+    over = {solver: list(cells) for solver, cells in (over or {}).items()}
+    n = data[1].shape[0]
+    gs_fits, rows, over_here, not_run = {}, [], {}, {}
     worker = FitWorker(data, sorted(SLOW_SOLVERS.intersection(args.solvers)))
     try:
         for index, point in enumerate(grid(dataset)):
+            skipped = set()
+            for solver, cells in over.items():
+                cell = dominating(cells, n, point[0], point[1])
+                if cell is not None:
+                    skipped.add(solver)
+                    count, first = not_run.get(solver, (0, cell))
+                    not_run[solver] = (count + 1, first)
             before = set(skipped)
             rows += run_cell(dataset, point, data, args, all_cores, skipped, index == 0, gs_fits,
                              worker)
             for solver in skipped - before:
-                left_out[solver] = point
+                over.setdefault(solver, []).append((dataset, n, point[0], point[1]))
+                over_here.setdefault(solver, []).append(point)
     finally:
         worker.close()
-    return rows, left_out, too_large
+    return rows, over_here, not_run
 
 
 def ratio_summary(frame, all_cores):
@@ -711,18 +731,21 @@ def main(argv=None):
     all_cores = threads["numba_threads"]
     run = {"command": command, "threads": threads, "load_before": load_average(),
            "started": time.perf_counter(), "cold_starts": cold_starts(args.cold_start)}
-    rows, sections, too_large = [], [], {}  # too_large: solver -> (set, n) it was over budget on
+    rows, sections, over = [], [], {}  # over: solver -> [(set, n, C, gamma)] over the budget
     for name in args.datasets:
-        found, left_out, skipped = bench_dataset(name, args, all_cores, too_large)
+        found, over_here, not_run = bench_dataset(name, args, all_cores, over)
         found = with_inherited_bounds(rows, found, args.budget)
         rows += found
-        notes = "".join(f"\n\n{solver}: over budget ({args.budget:g} s) at C {point[0]:g}, "
-                        f"gamma {point[1]:g}; not run on the later cells of this set."
-                        for solver, point in left_out.items())
-        notes += "".join(f"\n\n{solver}: not run on this set: over budget on {where[0]} "
-                         f"(n = {where[1]})." for solver, where in skipped.items())
-        for solver in left_out:
-            too_large.setdefault(solver, (name, found[0]["n"]))
+        notes = "".join(f"\n\n{solver}: over budget ({args.budget:g} s) at "
+                        + "; ".join(f"C {C:g}, gamma {gamma:g}" for C, gamma, _ in points) + "."
+                        for solver, points in over_here.items())
+        notes += "".join(f"\n\n{solver}: not run on {count} cell(s) of this set, each with no "
+                         f"fewer samples and no smaller C or gamma than a cell where it was over "
+                         f"budget (the first: {first[0]}, n = {first[1]}, C {first[2]:g}, gamma "
+                         f"{first[3]:g})." for solver, (count, first) in not_run.items())
+        for solver, points in over_here.items():
+            over.setdefault(solver, []).extend((name, found[0]["n"], C, gamma)
+                                               for C, gamma, _ in points)
         sections.append(f"## {name} (n = {found[0]['n']})\n\n{to_markdown(cell_table(found))}"
                         f"{notes}")
         print(sections[-1], flush=True)

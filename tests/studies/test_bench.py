@@ -90,19 +90,69 @@ def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp
     assert bounded or "over budget: stopped at 0 s; no checkpoint before it was stopped: no " \
         "bound |" in text
     # the 17 later cells inherit the stopped cell's bound when it measured one
-    inherited = "| not run (a cell before it was over the budget); its rule's kernel entries >= "
-    assert text.count(inherited if bounded else
-                      "| not run (a cell before it was over the budget) |") == 17
+    not_run = "| not run (over the budget on a cell with no more samples, no larger C or gamma)"
+    assert text.count(not_run + ("; its rule's kernel entries >= " if bounded else " |")) == 17
     assert text.count("| smo_mod1 (") == 19  # the other thread count: not tried, said so
     assert "not run: over budget at 1 thread |" in text
-    assert "smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125; not run on the later cells" in text
-    assert "smo_mod1: not run on this set: over budget on a1a (n = 100)." in text
+    assert "smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125." in text
+    first = "than a cell where it was over budget (the first: a1a, n = 100, C 0.5, gamma 0.0125)."
+    assert f"smo_mod1: not run on 8 cell(s) of this set, each with no fewer samples and no " \
+        f"smaller C or gamma {first}" in text
+    assert f"smo_mod1: not run on 9 cell(s) of this set, each with no fewer samples and no " \
+        f"smaller C or gamma {first}" in text
     assert text.count("| SVC (LIBSVM) |") == 18
     assert "- smo_mod1, every cell within the budget (0 s): 0 of 18 cells finished at 1 thread;" \
         " over budget on a1a" in text
     assert "- smo_mod1, cells over the budget: 1 fitted (0 finished late), " \
         f"{int(bounded)} of them with a measured bound of the rule's kernel entries above the " \
         "budget; 17 not run, " in text  # (with a bound, the later cells inherit it)
+
+
+def test_a_cell_over_the_budget_skips_only_the_cells_it_dominates(monkeypatch):
+    """After rosen goes over the budget at the set's centre, its cells with a smaller C or a
+    smaller gamma still run, in this set and (with no fewer samples) the next; a later set with
+    fewer samples runs them all."""
+    bench = load_bench()
+    sizes = {"a": 1000, "b": 2000, "c": 500}
+    monkeypatch.setattr(bench, "load", lambda name, *_: (None, np.zeros(sizes[name])))
+    monkeypatch.setattr(bench, "warm_up", lambda *args, **kwargs: None)
+    monkeypatch.setattr(bench, "points_kind", lambda X: "dense")
+    monkeypatch.setattr(bench, "FitWorker", lambda *args: type("Worker", (), {"close": lambda self: None})())
+    monkeypatch.setattr(bench, "SETTINGS", {name: (4.0, 1.0, 1.0, False) for name in "abc"})
+    run = []
+
+    def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, worker):
+        run.append((dataset, point[:2], "rosen" not in skipped))
+        if (dataset, point[:2]) == ("a", (4.0, 1.0)):
+            skipped.add("rosen")
+        return []
+
+    monkeypatch.setattr(bench, "run_cell", run_cell)
+    args = bench.parse(["--solvers", "rosen", "--datasets", *sizes])
+    over = {}
+    for name in "abc":
+        _, over_here, not_run = bench.bench_dataset(name, args, 1, over)
+        for solver, points in over_here.items():
+            over.setdefault(solver, []).extend((name, sizes[name], C, g) for C, g, _ in points)
+        if name == "a":
+            assert over_here == {"rosen": [(4.0, 1.0, 1.0)]}
+            assert not_run == {"rosen": (3, ("a", 1000, 4.0, 1.0))}
+    skipped = {(name, point) for name, point, ran in run if not ran}
+    dominated = {(C, g) for C in (4.0, 16.0) for g in (1.0, 4.0)} - {(4.0, 1.0)}
+    assert skipped == {("a", point) for point in dominated} | {("b", point) for point in
+                                                              dominated | {(4.0, 1.0)}}
+    assert all(ran for name, _, ran in run if name == "c")
+
+
+def test_dominating_takes_no_more_samples_and_no_larger_c_or_gamma():
+    bench = load_bench()
+    over = [("a", 100, 4.0, 1.0), ("b", 200, 1.0, 4.0)]
+    assert bench.dominating(over, 100, 4.0, 1.0) == over[0]
+    assert bench.dominating(over, 150, 16.0, 4.0) == over[0]  # the first that dominates
+    assert bench.dominating(over, 200, 2.0, 4.0) == over[1]
+    assert bench.dominating(over, 99, 16.0, 16.0) is None  # fewer samples
+    assert bench.dominating(over, 100, 2.0, 16.0) is None  # a smaller C than a's, n below b's
+    assert bench.dominating(over, 1000, 16.0, 0.5) is None  # a smaller gamma than both
 
 
 @pytest.mark.data
@@ -140,8 +190,8 @@ def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_proces
     assert "smo_mod2" in bench.SLOW_SOLVERS
     args = bench.parse(["--scale", "quick", "--datasets", "a1a", "--solvers", "smo_mod2",
                         "--max-train", "120", "--max-test", "50"])
-    rows, left_out, skipped = bench.bench_dataset("a1a", args, 1)
-    assert not left_out and not skipped
+    rows, over, not_run = bench.bench_dataset("a1a", args, 1)
+    assert not over and not not_run
     data = bench.load("a1a", 120, 50)
     for row in rows:
         if row["solver"] != "smo_mod2":
@@ -292,8 +342,8 @@ def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_and_the_check_of_that
     assert sorted(added) == [0.5, 16.0, 64.0] and "bound s" not in added[0.5]
     assert added[16.0]["bound s"] == added[64.0]["bound s"] == 700.0
     assert added[64.0]["note"] == (
-        "not run (a cell before it was over the budget); its rule's kernel entries >= 700 s, "
-        "assumed from s C 16 gamma 1 (no more samples, no larger C or gamma): above the budget")
+        "not run (over the budget on a cell with no more samples, no larger C or gamma); its "
+        "rule's kernel entries >= 700 s, assumed from s C 16 gamma 1 (no more samples, no larger C or gamma): above the budget")
     frame = pd.DataFrame(earlier + rows)
     assert bench.monotone_pairs(frame, "rosen") == (1, 1)
     args = bench.parse(["--solvers", "rosen", "--budget", "600"])
