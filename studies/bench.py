@@ -65,6 +65,12 @@ whose accuracy by more than 0.1 point, are counted.
 The script imports the installed svmbench (an editable install: the main checkout); to bench
 another checkout, e.g. a worktree at a clean commit, run it with PYTHONPATH set to that checkout.
 The table's last line names the commit of the code it imported (+dirty: uncommitted changes).
+
+A run is resumable: after each set it leaves its state beside the output (``<output
+stem>.partial.json``: rows, sections, the cells over the budget, its clock), and a run with the
+same arguments on the same clean commit goes on from the first set not benched, in a new process
+that the header names with its load average (the sets before keep their times); the state goes
+when the last set is done. Another commit, a dirty tree or other arguments start over.
 """
 
 import argparse
@@ -96,6 +102,7 @@ from svmbench.analysis.tables import Table, to_markdown
 from svmbench.data import load_dataset
 from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
+from svmbench.provenance import git_commit
 from svmbench.solvers.rosen import GROUP, add_rows
 from svmbench.warm_up import points_kind, warm_up
 
@@ -723,16 +730,67 @@ def parse(argv):
     return args
 
 
+def partial_path(output):
+    """Where a run keeps its state between sets (save_partial), beside its output."""
+    return output.with_name(output.stem + ".partial.json")
+
+
+def run_key(args):
+    """The arguments that shape the matrix (all but the output), as text."""
+    return {name: str(value) for name, value in sorted(vars(args).items()) if name != "output"}
+
+
+def save_partial(args, run, rows, sections, over):
+    """The state after a set: what a resumed run needs to go on (resumed_state)."""
+    state = {"key": run_key(args), "commit": git_commit(), "rows": rows, "sections": sections,
+             "over": over, "seconds": elapsed(run),
+             "run": {key: run[key] for key in ("command", "threads", "load_before",
+                                               "cold_starts", "resumed")}}
+    partial_path(args.output).write_text(json.dumps(
+        state, default=lambda value: value.item() if hasattr(value, "item") else str(value)))
+
+
+def resumed_state(args):
+    """The state a stopped run of the same arguments left on this same clean commit, or None
+    (none left, or one of a finished run, another commit, a dirty tree or other arguments: said,
+    and started over)."""
+    path = partial_path(args.output)
+    if not path.exists():
+        return None
+    state, commit = json.loads(path.read_text()), git_commit()
+    if (state["key"] != run_key(args) or state["commit"] != commit or commit.endswith("+dirty")
+            or len(state["sections"]) >= len(args.datasets)):
+        print(f"bench: {path} was left by a run of {state['commit']} with "
+              f"{'the same' if state['key'] == run_key(args) else 'other'} arguments; this is "
+              f"{commit}: starting over", file=sys.stderr)
+        return None
+    return state
+
+
+def elapsed(run):
+    """Seconds the run has taken, over its processes."""
+    return run["seconds_before"] + time.perf_counter() - run["started"]
+
+
 def main(argv=None):
     args = parse(argv)
     command = " ".join(sys.argv[1:] if argv is None else argv)
     one_blas_thread()
     threads = threading_info()
     all_cores = threads["numba_threads"]
-    run = {"command": command, "threads": threads, "load_before": load_average(),
-           "started": time.perf_counter(), "cold_starts": cold_starts(args.cold_start)}
-    rows, sections, over = [], [], {}  # over: solver -> [(set, n, C, gamma)] over the budget
-    for name in args.datasets:
+    state = resumed_state(args)
+    if state is None:
+        run = {"command": command, "threads": threads, "load_before": load_average(),
+               "started": time.perf_counter(), "seconds_before": 0.0, "resumed": [],
+               "cold_starts": cold_starts(args.cold_start)}
+        rows, sections, over = [], [], {}  # over: solver -> [(set, n, C, gamma)] over budget
+    else:
+        run = {**state["run"], "started": time.perf_counter(), "seconds_before": state["seconds"]}
+        rows, sections = state["rows"], state["sections"]
+        over = {solver: [tuple(cell) for cell in cells] for solver, cells in state["over"].items()}
+        run["resumed"].append({"from": args.datasets[len(sections)], "load": load_average(),
+                               "at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
+    for name in args.datasets[len(sections):]:
         found, over_here, not_run = bench_dataset(name, args, all_cores, over)
         found = with_inherited_bounds(rows, found, args.budget)
         rows += found
@@ -753,6 +811,8 @@ def main(argv=None):
         text = document(args, run, rows, sections, left)
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(text + "\n")
+        save_partial(args, run, rows, sections, over)
+    partial_path(args.output).unlink(missing_ok=True)
     print(text)
     return 0
 
@@ -794,7 +854,10 @@ def document(args, run, rows, sections, left):
          f"time per requested entry that of Rosen's Q d over cached rows of the mean class "
          f"pair's length (studies/bench.py, read_time_per_entry). Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
          f"{run['load_before']} before, {load_average()} after the last set; "
-         f"{time.perf_counter() - run['started']:.0f} s."
+         f"{elapsed(run):.0f} s."
+         + "".join(f" Resumed in a new process from {resumed['from']} at {resumed['at']} (load "
+                   f"average {resumed['load']}): the run had stopped."
+                   for resumed in run["resumed"])
          + (f" Training sets cut to a stratified sample of {args.max_train}."
             if args.max_train else "")
          + (f" Test sets cut to a stratified sample of {args.max_test}."

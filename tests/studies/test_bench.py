@@ -181,6 +181,58 @@ def test_the_file_holds_every_set_finished_when_a_run_stops(tmp_path, monkeypatc
 
 
 @pytest.mark.data
+def test_a_stopped_run_resumes_at_its_first_set_not_benched(tmp_path, monkeypatch):
+    """Stopped in its second set, a run leaves its state; run again with the same arguments on
+    the same clean commit it benches only that set, keeps the first set's rows, says it resumed,
+    and drops the state at the end. Another commit starts over."""
+    if not has("adult/a1a", "adult/a4a"):
+        pytest.skip("adult/a1a, a4a not found: set SVMBENCH_DATA_PATH to the shared data directory")
+    bench = load_bench()
+    monkeypatch.setattr(bench, "git_commit", lambda: "0123abcd")
+    finished, benched = bench.bench_dataset, []
+
+    def stop_at_a4a(dataset, *args):
+        if dataset == "a4a":
+            raise KeyboardInterrupt
+        return finished(dataset, *args)
+
+    def counted(dataset, *args):
+        benched.append(dataset)
+        return finished(dataset, *args)
+
+    output = tmp_path / "matrix.md"
+    argv = ["--scale", "quick", "--cold-start", "--datasets", "a1a", "a4a", "--solvers",
+            "smo_wss2", "--max-train", "100", "--output", str(output)]
+    monkeypatch.setattr(bench, "bench_dataset", stop_at_a4a)
+    with pytest.raises(KeyboardInterrupt):
+        bench.main(argv)
+    partial = tmp_path / "matrix.partial.json"
+    first = output.read_text()
+    a1a = first[first.index("## a1a"):first.index("Command:")]
+    assert partial.exists()
+    monkeypatch.setattr(bench, "bench_dataset", counted)
+    bench.main(argv)
+    text = output.read_text()
+    assert benched == ["a4a"] and not partial.exists()
+    assert a1a in text and "## a4a (n = 100)" in text and "Partial" not in text
+    assert text.count("| smo_wss2 (1 thr) |") == 18
+    assert " Resumed in a new process from a4a at " in text
+    with pytest.raises(KeyboardInterrupt):  # left again, then found by another commit
+        monkeypatch.setattr(bench, "bench_dataset", stop_at_a4a)
+        bench.main(argv)
+    monkeypatch.setattr(bench, "git_commit", lambda: "4567cdef")
+    monkeypatch.setattr(bench, "bench_dataset", counted)
+    benched.clear()
+    bench.main(argv)
+    assert benched == ["a1a", "a4a"] and "Resumed" not in output.read_text()
+    args = bench.parse(argv)  # a run killed between its last set and dropping its state
+    run = {"command": "", "threads": {}, "load_before": "", "cold_starts": [], "resumed": [],
+           "started": 0.0, "seconds_before": 0.0}
+    bench.save_partial(args, run, [], ["## a1a", "## a4a"], {})
+    assert partial.exists() and bench.resumed_state(args) is None
+
+
+@pytest.mark.data
 def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_process(tmp_path):
     """smo_mod2 runs in the spawned worker (SLOW_SOLVERS): its cells carry the iterations,
     K1, K2 and SV count of the same fit made here."""
