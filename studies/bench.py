@@ -421,9 +421,10 @@ def bound_note(contender, row, row_seconds, gamma, y, budget):
 
 def with_inherited_bounds(earlier, found, budget):
     """``found`` with a row for each slow solver's cell not run (skipped: a cell over the budget
-    dominates it, bench_dataset): the largest bound of a cell of that solver with no more samples, no larger C and
-    gamma (``earlier`` rows and ``found``), assumed to hold here (a rule's entries do not fall
-    as n, C or gamma grow: bound_headline checks it on the finished cells)."""
+    dominates it, bench_dataset): the largest bound of a cell of that solver with no more
+    samples, no larger C and gamma (``earlier`` rows and ``found``), assumed to hold here (a
+    rule's entries do not fall as n, C or gamma grow: bound_headline checks it on the finished
+    cells)."""
     if not found:
         return found
     frame = pd.DataFrame(earlier + found)

@@ -117,7 +117,8 @@ def test_a_cell_over_the_budget_skips_only_the_cells_it_dominates(monkeypatch):
     monkeypatch.setattr(bench, "load", lambda name, *_: (None, np.zeros(sizes[name])))
     monkeypatch.setattr(bench, "warm_up", lambda *args, **kwargs: None)
     monkeypatch.setattr(bench, "points_kind", lambda X: "dense")
-    monkeypatch.setattr(bench, "FitWorker", lambda *args: type("Worker", (), {"close": lambda self: None})())
+    idle_worker = type("Worker", (), {"close": lambda self: None})
+    monkeypatch.setattr(bench, "FitWorker", lambda *args: idle_worker())
     monkeypatch.setattr(bench, "SETTINGS", {name: (4.0, 1.0, 1.0, False) for name in "abc"})
     run = []
 
@@ -395,7 +396,8 @@ def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_and_the_check_of_that
     assert added[16.0]["bound s"] == added[64.0]["bound s"] == 700.0
     assert added[64.0]["note"] == (
         "not run (over the budget on a cell with no more samples, no larger C or gamma); its "
-        "rule's kernel entries >= 700 s, assumed from s C 16 gamma 1 (no more samples, no larger C or gamma): above the budget")
+        "rule's kernel entries >= 700 s, assumed from s C 16 gamma 1 (no more samples, no larger "
+        "C or gamma): above the budget")
     frame = pd.DataFrame(earlier + rows)
     assert bench.monotone_pairs(frame, "rosen") == (1, 1)
     args = bench.parse(["--solvers", "rosen", "--budget", "600"])
