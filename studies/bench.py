@@ -515,12 +515,13 @@ def dominating(over, n, C, gamma):
 def bench_dataset(dataset, args, all_cores, over=None):
     """Every cell of the set's grid, in grid order; a solver skips each cell that one where it
     went over the budget dominates (``dominating`` over ``over``: solver -> [(set, n, C, gamma)]
-    of the sets before, and of this one as it runs). Returns the rows, per solver its cells over
-    the budget in this set, and per solver (cells not run, the first dominating cell)."""
+    of the sets before, to which this set's are added as it runs). Returns the rows, per solver
+    its points over the budget in this set, and per solver (cells not run, the first dominating
+    cell)."""
     data = load(dataset, args.max_train, args.max_test)
     for solver in args.solvers:  # outside every timing, on this set's kind of points
         warm_up(solver, "rbf", kind=points_kind(data[0]))
-    over = {solver: list(cells) for solver, cells in (over or {}).items()}
+    over = {} if over is None else over
     n = data[1].shape[0]
     gs_fits, rows, over_here, not_run = {}, [], {}, {}
     worker = FitWorker(data, sorted(SLOW_SOLVERS.intersection(args.solvers)))
@@ -759,11 +760,12 @@ def resumed_state(args):
     if not path.exists():
         return None
     state, commit = json.loads(path.read_text()), git_commit()
-    if (state["key"] != run_key(args) or state["commit"] != commit or commit.endswith("+dirty")
-            or len(state["sections"]) >= len(args.datasets)):
-        print(f"bench: {path} was left by a run of {state['commit']} with "
-              f"{'the same' if state['key'] == run_key(args) else 'other'} arguments; this is "
-              f"{commit}: starting over", file=sys.stderr)
+    why = ("other arguments" if state["key"] != run_key(args)
+           else f"commit {state['commit']}, this is {commit}" if state["commit"] != commit
+           else "a dirty tree" if commit.endswith("+dirty")
+           else "a finished run" if len(state["sections"]) >= len(args.datasets) else None)
+    if why is not None:
+        print(f"bench: {path} is of {why}: starting over", file=sys.stderr)
         return None
     return state
 
@@ -802,9 +804,6 @@ def main(argv=None):
                          f"fewer samples and no smaller C or gamma than a cell where it was over "
                          f"budget (the first: {first[0]}, n = {first[1]}, C {first[2]:g}, gamma "
                          f"{first[3]:g})." for solver, (count, first) in not_run.items())
-        for solver, points in over_here.items():
-            over.setdefault(solver, []).extend((name, found[0]["n"], C, gamma)
-                                               for C, gamma, _ in points)
         sections.append(f"## {name} (n = {found[0]['n']})\n\n{to_markdown(cell_table(found))}"
                         f"{notes}")
         print(sections[-1], flush=True)
