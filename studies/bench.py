@@ -87,6 +87,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _fit_worker, also in spawned workers
 
+import llvmlite.binding
 import numba
 import numpy as np
 import pandas as pd
@@ -102,7 +103,7 @@ from svmbench.analysis.tables import Table, to_markdown
 from svmbench.data import load_dataset
 from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
-from svmbench.provenance import git_commit
+from svmbench.provenance import cpu_model, git_commit
 from svmbench.solvers.rosen import GROUP, add_rows
 from svmbench.warm_up import points_kind, warm_up
 
@@ -742,9 +743,16 @@ def run_key(args):
     return {name: str(value) for name, value in sorted(vars(args).items()) if name != "output"}
 
 
+def machine():
+    """The CPU a run's times come from: its model and the target numba compiles for."""
+    return f"{cpu_model()} ({llvmlite.binding.get_host_cpu_name()})"
+
+
 def save_partial(args, run, rows, sections, over):
-    """The state after a set: what a resumed run needs to go on (resumed_state)."""
-    state = {"key": run_key(args), "commit": git_commit(), "rows": rows, "sections": sections,
+    """The state after a set: what a resumed run needs to go on (resumed_state). Kept across
+    sessions (copied beside the output), a run resumes on the same commit and the same CPU."""
+    state = {"key": run_key(args), "commit": git_commit(), "machine": machine(), "rows": rows,
+             "sections": sections,
              "over": over, "seconds": elapsed(run),
              "run": {key: run[key] for key in ("command", "threads", "load_before",
                                                "cold_starts", "resumed")}}
@@ -753,16 +761,17 @@ def save_partial(args, run, rows, sections, over):
 
 
 def resumed_state(args):
-    """The state a stopped run of the same arguments left on this same clean commit, or None
-    (none left, or one of a finished run, another commit, a dirty tree or other arguments: said,
-    and started over)."""
+    """The state a stopped run of the same arguments left on this same clean commit and CPU, or
+    None (none left, or one of a finished run, another commit, a dirty tree, another CPU, whose
+    clock would share the matrix with this one's, or other arguments: said, and started over)."""
     path = partial_path(args.output)
     if not path.exists():
         return None
-    state, commit = json.loads(path.read_text()), git_commit()
+    state, commit, here = json.loads(path.read_text()), git_commit(), machine()
     why = ("other arguments" if state["key"] != run_key(args)
            else f"commit {state['commit']}, this is {commit}" if state["commit"] != commit
            else "a dirty tree" if commit.endswith("+dirty")
+           else f"a run on {state.get('machine')}, this is {here}" if state.get("machine") != here
            else "a finished run" if len(state["sections"]) >= len(args.datasets) else None)
     if why is not None:
         print(f"bench: {path} is of {why}: starting over", file=sys.stderr)

@@ -21,7 +21,11 @@ Platt's threshold; Keerthi's blocks, ``keerthi_blocks``):
   a bound sample's G is rebuilt from the support vectors when it is examined; stop at
   b_low <= b_up + 2 tol.
 - ``smo_platt``: Platt (1998): the active prefix is every sample (his error cache kept for all,
-  from the shared gradient), one threshold b (eqs. 20-21) for examineExample's KKT test.
+  from the shared gradient), one threshold b (eqs. 20-21) for examineExample's KKT test. Platt
+  keeps the error cache for the non-bound samples only and computes a bound sample's output from
+  the support vectors when examined (as Keerthi's blocks above do): the path is his up to
+  rounding, the kernel counts are not (each step requests two full rows, 2n entries, where his
+  requests about 2 |I0|, plus n_SV per examined bound sample).
 
 Platt's outer loop (alternate passes over all samples and over the non-bound ones, until a full pass
 changes nothing) is a stateful working-set selection (``next_examined``): each call resumes the pass

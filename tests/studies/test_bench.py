@@ -183,7 +183,7 @@ def test_the_file_holds_every_set_finished_when_a_run_stops(tmp_path, monkeypatc
 def test_a_stopped_run_resumes_at_its_first_set_not_benched(tmp_path, monkeypatch):
     """Stopped in its second set, a run leaves its state; run again with the same arguments on
     the same clean commit it benches only that set, keeps the first set's rows, says it resumed,
-    and drops the state at the end. Another commit starts over."""
+    and drops the state at the end. Another CPU or another commit starts over."""
     if not has("adult/a1a", "adult/a4a"):
         pytest.skip("adult/a1a, a4a not found: set SVMBENCH_DATA_PATH to the shared data directory")
     bench = load_bench()
@@ -217,6 +217,14 @@ def test_a_stopped_run_resumes_at_its_first_set_not_benched(tmp_path, monkeypatc
     assert text.count("| smo_wss2 (1 thr) |") == 18
     assert " Resumed in a new process from a4a at " in text
     with pytest.raises(KeyboardInterrupt):  # left again, then found by another commit
+        monkeypatch.setattr(bench, "bench_dataset", stop_at_a4a)
+        bench.main(argv)
+    monkeypatch.setattr(bench, "machine", lambda: "another CPU (znver9)")
+    monkeypatch.setattr(bench, "bench_dataset", counted)
+    benched.clear()
+    bench.main(argv)  # same commit, another CPU: its clock may not share the matrix
+    assert benched == ["a1a", "a4a"] and "Resumed" not in output.read_text()
+    with pytest.raises(KeyboardInterrupt):
         monkeypatch.setattr(bench, "bench_dataset", stop_at_a4a)
         bench.main(argv)
     monkeypatch.setattr(bench, "git_commit", lambda: "4567cdef")
