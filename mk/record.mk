@@ -13,13 +13,13 @@ RECORD_FAILED = results/.record-failed
 RECORD_STAMP = $$(date -u +%FT%TZ) $$(git rev-parse --short=12 HEAD)
 RECORD_LOAD = load $$(cut -d' ' -f1-3 /proc/loadavg)
 
-.PHONY: record record-clean record-paper record-leaderboard record-solvers record-bench
+.PHONY: record record-clean record-peers record-paper record-leaderboard record-solvers record-bench
 
 ## record: every artefact, the leaderboard with its curves, the solvers board and the bench from
 ## one clean commit (resumable: run it again on the same commit), then prune the stores and
 ## re-render tables, figures, the deviations page and results/wall_times.md (RECORD_LAUNCHER,
 ## RECORD_BENCH_ARGS)
-record: venv record-clean
+record: venv record-clean record-peers
 	@rm -f $(RECORD_FAILED)
 	@echo "$(RECORD_STAMP) paper start, $(RECORD_LOAD)" >> $(RECORD_LOG)
 	$(MAKE) --no-print-directory record-paper || echo paper >> $(RECORD_FAILED)
@@ -40,15 +40,19 @@ record: venv record-clean
 record-clean: venv
 	@$(PY) -c "from svmbench.store import ResultStore; ResultStore('.', reuse='commit')"
 
+## record-peers: the peers extra (scikit-learn-intelex) before any sweep: without it the
+## leaderboard records its oneDAL cells unsuitable and the bench has no oneDAL rows
+record-peers: venv
+	$(VENV)/bin/pip install -q -e '.[peers]'
+
 record-paper:
 	$(MAKE) -k paper REUSE=commit LAUNCHER='$(RECORD_LAUNCHER)'
 
-record-leaderboard:
+record-leaderboard: record-peers
 	$(MAKE) leaderboard SCALE=paper REUSE=commit LAUNCHER='$(RECORD_LAUNCHER)'
 
 record-solvers:
 	$(MAKE) solvers SCALE=paper REUSE=commit
 
-record-bench: venv
-	$(VENV)/bin/pip install -q -e '.[peers]'
+record-bench: record-peers
 	$(MAKE) bench BENCH_ARGS='$(RECORD_BENCH_ARGS)'
