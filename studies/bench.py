@@ -67,10 +67,11 @@ another checkout, e.g. a worktree at a clean commit, run it with PYTHONPATH set 
 The table's last line names the commit of the code it imported (+dirty: uncommitted changes).
 
 A run is resumable: after each set it leaves its state beside the output (``<output
-stem>.partial.json``: rows, sections, the cells over the budget, its clock), and a run with the
-same arguments on the same clean commit goes on from the first set not benched, in a new process
-that the header names with its load average (the sets before keep their times); the state goes
-when the last set is done. Another commit, a dirty tree or other arguments start over.
+stem>.partial.json``: rows, sections, the cells over the budget, its clock, its CPU), and a run
+with the same arguments on the same clean commit and CPU goes on from the first set not benched,
+in a new process that the header names with its load average (the sets before keep their
+times); the state goes when the last set is done. Another commit, a dirty tree, another CPU or
+other arguments start over.
 """
 
 import argparse
@@ -87,7 +88,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _fit_worker, also in spawned workers
 
-import llvmlite.binding
 import numba
 import numpy as np
 import pandas as pd
@@ -103,7 +103,7 @@ from svmbench.analysis.tables import Table, to_markdown
 from svmbench.data import load_dataset
 from svmbench.kernels.provider import kernel_row_once, make_provider
 from svmbench.kernels.threads import threading_info
-from svmbench.provenance import cpu_model, git_commit
+from svmbench.provenance import git_commit, static_provenance
 from svmbench.solvers.rosen import GROUP, add_rows
 from svmbench.warm_up import points_kind, warm_up
 
@@ -744,16 +744,17 @@ def run_key(args):
 
 
 def machine():
-    """The CPU a run's times come from: its model and the target numba compiles for."""
-    return f"{cpu_model()} ({llvmlite.binding.get_host_cpu_name()})"
+    """The CPU a run's times come from: its model and the target numba compiles for, as every
+    record names them (svmbench.provenance)."""
+    static = static_provenance()
+    return f"{static['cpu']} ({static['cpu_target']})"
 
 
 def save_partial(args, run, rows, sections, over):
     """The state after a set: what a resumed run needs to go on (resumed_state). Kept across
     sessions (copied beside the output), a run resumes on the same commit and the same CPU."""
     state = {"key": run_key(args), "commit": git_commit(), "machine": machine(), "rows": rows,
-             "sections": sections,
-             "over": over, "seconds": elapsed(run),
+             "sections": sections, "over": over, "seconds": elapsed(run),
              "run": {key: run[key] for key in ("command", "threads", "load_before",
                                                "cold_starts", "resumed")}}
     partial_path(args.output).write_text(json.dumps(
