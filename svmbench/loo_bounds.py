@@ -18,21 +18,20 @@ not among the staged ones.)
 """
 
 import numpy as np
-import scipy.sparse as sp
 
-ROWS_PER_BLOCK = 1024
+from svmbench.kernels.cross import kernel_blocks
+from svmbench.kernels.math import make_kernel_spec, make_points
 
 
 def max_squared_distance(X):
-    """max over pairs of training points of ||x - x'||^2, in blocks of rows."""
-    squares = np.asarray(X.multiply(X).sum(axis=1) if sp.issparse(X) else np.sum(X * X, axis=1))
-    squares = squares.ravel()
+    """max over pairs of training points of ||x - x'||^2, from their inner products in blocks of
+    rows by the providers' arithmetic (svmbench.kernels.cross: no BLAS, the same bits on any
+    CPU)."""
+    points = make_points(X)
+    squares = points[4]
     largest = 0.0
-    for start in range(0, X.shape[0], ROWS_PER_BLOCK):
-        block = X[start:start + ROWS_PER_BLOCK]
-        inner = block @ X.T
-        inner = inner.toarray() if sp.issparse(inner) else inner
-        distances = squares[start:start + ROWS_PER_BLOCK, None] + squares[None, :] - 2.0 * inner
+    for first, inner, _ in kernel_blocks(points, points, make_kernel_spec("linear"), X.shape[1]):
+        distances = squares[first:first + inner.shape[0], None] + squares[None, :] - 2.0 * inner
         largest = max(largest, float(distances.max()))
     return largest
 

@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from svmbench.kernels.compile_cache import naming
 from svmbench.kernels.cross import weighted_kernel_sums
+from svmbench.kernels.fixed_order import nonzero_weights, ordered_dot, weighted_pair_sums
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.qmatrix import (
     GramBlocks,
@@ -42,14 +43,6 @@ from svmbench.solvers.base import FAULTS, SOLVERS
 from svmbench.solvers.plugins import builtin_specs, get_many_solver, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
-# a precomputed kernel's decision values: a product over every column of the matrix (the
-# coefficients of the non-support columns 0) once the support vectors are at least
-# PRODUCT_OVER_ALL of its columns, else over the support vectors' columns, gathered first. At
-# one BLAS thread, as the record's sweeps run, the gather and its product cost ~3.9 us a column
-# of a 1040-row matrix and the product over all 1040 columns ~1.6 ms, a crossover near 40 % of
-# the columns (21 class pairs, OpenBLAS, 700 support vectors; at two threads 3.4 us and
-# 0.91 ms: near 26 %). gs2008 Table VII's Segment predicts so after every fit of its grid search.
-PRODUCT_OVER_ALL = 0.4
 
 
 def mean_squared_distance(X):
@@ -58,7 +51,7 @@ def mean_squared_distance(X):
     squared = X.multiply(X) if sp.issparse(X) else X * X
     squared_norms = np.asarray(squared.sum(axis=1)).ravel()
     mean = np.asarray(X.mean(axis=0)).ravel()
-    return 2.0 * (squared_norms.mean() - mean @ mean) * n / max(n - 1, 1)
+    return 2.0 * (squared_norms.mean() - ordered_dot(mean, mean, mean.shape[0])) * n / max(n - 1, 1)
 
 
 # kernel widths by name, resolved on the training data (resolve_gamma)
@@ -75,7 +68,7 @@ def resolve_gamma(gamma, X):
     if gamma == "spread":
         mean = np.asarray(X.mean(axis=0)).ravel()
         squares = X.multiply(X).sum() if sp.issparse(X) else np.sum(X * X)
-        spread = squares / X.shape[0] - mean @ mean
+        spread = squares / X.shape[0] - ordered_dot(mean, mean, mean.shape[0])
         return 1.0 / spread if spread > 0 else 1.0
     if gamma in ("paper_default", "libcvm_default"):
         return 1.0 / ((2.0 if gamma == "paper_default" else 1.0) * mean_squared_distance(X))
@@ -466,14 +459,14 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         X = self._validated_queries(X)
         if precomputed:
             self._prediction.kernel_values = 0
-            if self.support_.shape[0] < PRODUCT_OVER_ALL * X.shape[1]:
-                return X[:, self.support_] @ self.dual_coef_.T + self.intercept_
-            coefficients = np.zeros((X.shape[1], self.dual_coef_.shape[0]))
-            coefficients[self.support_] = self.dual_coef_.T
-            return X @ coefficients + self.intercept_
+            columns, weights, column_starts = nonzero_weights(self.dual_coef_)
+            sums = np.empty((self.dual_coef_.shape[0], X.shape[0]))
+            weighted_pair_sums(np.ascontiguousarray(X, dtype=np.float64), self.support_[columns],
+                               weights, column_starts, sums)
+            return sums.T + self.intercept_
         spec = make_kernel_spec(self.kernel, self._gamma, self.coef0, self.degree)
         sums, self._prediction.kernel_values = weighted_kernel_sums(
-            make_points(X), make_points(self.support_vectors_), spec, self.dual_coef_.T,
+            make_points(X), make_points(self.support_vectors_), spec, self.dual_coef_,
             self.n_features_in_,
         )
         return sums + self.intercept_

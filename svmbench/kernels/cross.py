@@ -1,12 +1,13 @@
 """Kernel values between two point sets (prediction, and the kernel matrices of a grid search),
 computed in parallel, in row blocks, by the provider's own arithmetic: the values are those of the
 provider's rows, bit for bit, and the same on every machine (no BLAS, whose kernels round
-differently from one CPU to the next)."""
+differently from one CPU to the next; a prediction's weighted sums of them neither)."""
 
 import numpy as np
 from numba import njit, prange
 
 from svmbench.kernels.compile_cache import jit_callee
+from svmbench.kernels.fixed_order import nonzero_weights, weighted_pair_sums
 from svmbench.kernels.math import (
     LINEAR,
     apply_kernel,
@@ -68,13 +69,18 @@ def kernel_blocks(points_a, points_b, spec, n_features):
         yield first, block, int(computed.sum())
 
 
-def weighted_kernel_sums(points_a, points_b, spec, weights, n_features):
-    """``K(a, b) @ weights`` without holding K; returns (sums, kernel evaluations made)."""
+def weighted_kernel_sums(points_a, points_b, spec, weights_by_column, n_features):
+    """``K(a, b) @ weights_by_column.T`` without holding K, each sum over its row's nonzero
+    weights in a fixed order (fixed_order.weighted_pair_sums); returns (sums, kernel evaluations
+    made)."""
     n_a = points_a[4].shape[0]
-    sums = np.empty((n_a, weights.shape[1]))
+    sums = np.empty((n_a, weights_by_column.shape[0]))
+    nonzero = nonzero_weights(weights_by_column)
     evaluations = 0
     for first, block, computed in kernel_blocks(points_a, points_b, spec, n_features):
-        sums[first:first + block.shape[0]] = block @ weights
+        by_pair = np.empty((weights_by_column.shape[0], block.shape[0]))
+        weighted_pair_sums(block, *nonzero, by_pair)
+        sums[first:first + block.shape[0]] = by_pair.T
         evaluations += computed
     return sums, evaluations
 

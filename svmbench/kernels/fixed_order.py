@@ -1,6 +1,7 @@
 """Weighted sums of kernel entries, each in a fixed order (the referee's decision values,
-svmbench.referee): the same bits on every run, whatever the BLAS, the thread count (threads
-split the sums, never one sum) or the arrays' memory alignment. A BLAS product's summation
+svmbench.referee; predictions, svmbench.kernels.cross; the solvers' dot products): the same bits
+on every run and every CPU, whatever the BLAS, the thread count (threads split the sums, never
+one sum) or the arrays' memory alignment. A BLAS product's summation
 order depends on them (OpenBLAS 0.3.31 Haswell's gemv and gemm, 1 against 2 threads, differ in
 the last bits), and a record must be the same for the same config and seed."""
 
@@ -212,3 +213,56 @@ def sum_four(gram, members, entries, columns, weights, first, end, sums):
     sums[entries[1]] = (b0 + b1) + (b2 + b3)
     sums[entries[2]] = (c0 + c1) + (c2 + c3)
     sums[entries[3]] = (d0 + d1) + (d2 + d3)
+
+
+@njit(cache=True)
+def ordered_dot(a, b, m):
+    """sum_k a[k] b[k] over k < m in :func:`sum_one`'s order: four accumulators, the j-th taking
+    k = j, j + 4, ... (the last m % 4 terms to the first), added as (t0 + t1) + (t2 + t3). The
+    dot products of the solvers' loops and of their Python wrappers take it in place of BLAS's
+    or a sum the compiler may reorder (fastmath), whose orders follow the CPU (docs/DESIGN.md,
+    "The same bits on any CPU")."""
+    last = m // 4 * 4
+    t0, t1, t2, t3 = 0.0, 0.0, 0.0, 0.0
+    for k in range(0, last, 4):
+        t0 += a[k] * b[k]
+        t1 += a[k + 1] * b[k + 1]
+        t2 += a[k + 2] * b[k + 2]
+        t3 += a[k + 3] * b[k + 3]
+    for k in range(last, m):
+        t0 += a[k] * b[k]
+    return (t0 + t1) + (t2 + t3)
+
+
+def nonzero_weights(weights_by_column):
+    """(columns, weights, column_starts) of the nonzero entries of each row c of
+    ``weights_by_column`` (a model's dual coefficients, a row per class pair), as
+    :func:`gathered_sums` and :func:`weighted_pair_sums` take them: row c's are
+    columns[column_starts[c]:column_starts[c + 1]], ascending."""
+    weights_by_column = np.asarray(weights_by_column, dtype=np.float64)
+    rows, columns = np.nonzero(weights_by_column)
+    column_starts = np.searchsorted(rows, np.arange(weights_by_column.shape[0] + 1))
+    return (columns.astype(np.intp), weights_by_column[rows, columns],
+            column_starts.astype(np.intp))
+
+
+@njit(cache=True, parallel=True)
+def weighted_pair_sums(block, columns, weights, column_starts, sums_by_pair):
+    """sums_by_pair[c, r] = sum_j block[r, columns[j]] weights[j] over column_starts[c] <= j <
+    column_starts[c + 1], in :func:`sum_one`'s order: ``(block @ W.T).T`` for the W whose nonzero
+    entries :func:`nonzero_weights` lists (a prediction's weighted kernel values, each class pair
+    over its own support vectors only). Rows TILE at a time (:func:`sum_four`: a load of each
+    column's index and weight for four sums), tiles in parallel (a row's sums are its own: the
+    thread count changes no bit)."""
+    n_rows = block.shape[0]
+    rows = np.arange(n_rows)
+    for tile in prange((n_rows + TILE - 1) // TILE):
+        lo, hi = tile * TILE, min(n_rows, (tile + 1) * TILE)
+        for pair in range(column_starts.shape[0] - 1):
+            first, end = column_starts[pair], column_starts[pair + 1]
+            if hi - lo == TILE:
+                sum_four(block, rows, rows[lo:hi], columns, weights, first, end,
+                         sums_by_pair[pair])
+            else:
+                for r in range(lo, hi):
+                    sums_by_pair[pair, r] = sum_one(block[r], columns, weights, first, end)

@@ -46,6 +46,7 @@ from numba import njit
 from svmbench.capabilities import Capabilities
 from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
+from svmbench.kernels.fixed_order import ordered_dot
 from svmbench.kernels.provider import kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import (
@@ -100,19 +101,11 @@ def fetch_row(provider, position, out):
         out[k] = flush(out[k])
 
 
-@jit_callee(fastmath={"reassoc", "contract"})
-def dot_prefix(a, b, m):
-    total = 0.0
-    for k in range(m):
-        total += a[k] * b[k]
-    return total
-
-
 @jit_callee
 def forward_solve(L, m, b, out):
     """out[:m] = L^-1 b for the lower-triangular L[:m, :m]."""
     for i in range(m):
-        out[i] = flush((b[i] - dot_prefix(L[i], out, i)) / L[i, i])
+        out[i] = flush((b[i] - ordered_dot(L[i], out, i)) / L[i, i])
 
 
 @jit_callee
@@ -266,7 +259,7 @@ def ray_step(L, rows, order, slot, in_face, free, sizes, alpha, grad, diag, p, s
         work[k] = row[order[k]]
     forward_solve(L, m, work, step)
     # removing the blocking coordinate broke the dependence; the floor only guards rounding
-    pivot = max(diag[p] - dot_prefix(step, step, m), PIVOT_RTOL * diag[p])
+    pivot = max(diag[p] - ordered_dot(step, step, m), PIVOT_RTOL * diag[p])
     join_face(L, order, slot, in_face, sizes, p, s, step, pivot)
     return RAY_STEP
 
@@ -312,8 +305,8 @@ def enter(provider, diag, alpha, grad, tolerance, block, L, rows, order, slot, i
         for r in range(c):
             p = chosen[c0 + r]
             for j in range(n_accepted):
-                work[j] = flush((S22[r, accepted[j]] - dot_prefix(L22[j], work, j)) / L22[j, j])
-            pivot = S22[r, r] - dot_prefix(work, work, n_accepted)
+                work[j] = flush((S22[r, accepted[j]] - ordered_dot(L22[j], work, j)) / L22[j, j])
+            pivot = S22[r, r] - ordered_dot(work, work, n_accepted)
             if pivot > PIVOT_RTOL * diag[p]:
                 L22[n_accepted, :n_accepted] = work[:n_accepted]
                 L22[n_accepted, n_accepted] = np.sqrt(pivot)
@@ -474,7 +467,7 @@ def hm_svm_loop(given, y, tol, max_iter, curve):
         violation = kkt_violation(alpha, grad, y, np.inf, 0.0)
         if stop != STOP_UNBOUNDED and violation <= tol:
             stop = STOP_TOLERANCE
-    objective = 0.5 * np.dot(alpha, grad - 1.0)
+    objective = 0.5 * ordered_dot(alpha, grad - 1.0, alpha.shape[0])
     close(curve, iterations, provider.counters, objective, violation)
     return alpha, iterations, stop, objective, violation
 

@@ -22,6 +22,7 @@ from numba import njit
 from svmbench.capabilities import NORMALIZED_KERNELS, Capabilities
 from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
+from svmbench.kernels.fixed_order import ordered_dot
 from svmbench.kernels.provider import kernel_row, swap_positions
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, OWN_RULE, finish, register_solver
@@ -304,7 +305,7 @@ def solve_meb(provider, y, params, algorithm):
         10**7, trace, checkpoints.array,
     )
     kept = min(iterations + 1, trace_length)
-    bias = float(np.dot(alpha, provider.signs[provider.perm]))  # b = sum alpha_i y_i, eq. (9)
+    bias = ordered_dot(alpha, provider.signs[provider.perm], n)  # b = sum alpha_i y_i, eq. (9)
     checked_on_all = full_search or bool(params.get("verify_stop", False))
     # a stop tested on a sample of points only (Theorem 1's speed-up) is the algorithm's own rule,
     # no optimality test: the referee measures the gap over all points

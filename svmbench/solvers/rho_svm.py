@@ -19,6 +19,7 @@ from scipy.linalg import solve_triangular
 from svmbench.capabilities import Capabilities
 from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
+from svmbench.kernels.fixed_order import ordered_dot
 from svmbench.kernels.provider import kernel_row, kernel_row_once
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import CLOSED_FORM, MAX_ITER, OWN_RULE, finish, register_solver
@@ -67,7 +68,13 @@ def q_times(provider, factor, v, out):
     """out = Q v: from cached Q rows, or from the low-rank factor G when it has columns."""
     m = v.shape[0]
     if factor.shape[1] > 0:
-        out[:] = factor @ (factor.T @ v)
+        width = factor.shape[1]
+        projection = np.zeros(width)  # G'v, each entry summed over i ascending
+        for i in range(m):
+            for c in range(width):
+                projection[c] += factor[i, c] * v[i]
+        for i in range(m):
+            out[i] = ordered_dot(factor[i], projection, width)
         return
     for i in range(m):
         row = kernel_row(provider, i, m)
@@ -167,7 +174,7 @@ def rho_svm_loop(given, factor, eps_min, eps_first, max_iter, curve):
     alpha = np.full(m, 1.0 / m)  # step 2
     margins = np.empty(m)  # y_i f_t(x_i) = (Q alpha_t)_i
     q_times(provider, factor, alpha, margins)
-    rhobar = alpha @ margins
+    rhobar = ordered_dot(alpha, margins, m)
     first_margins = margins.copy()
     ensemble, ensemble_margins = np.zeros(m), np.zeros(m)
     etas, rhos, rhobars = [0.0][:0], [0.0][:0], [rhobar]  # [0.0][:0]: an empty list of floats
@@ -189,7 +196,7 @@ def rho_svm_loop(given, factor, eps_min, eps_first, max_iter, curve):
             else:
                 exponentiated_step(alpha, margins, eta, trial)  # step 6
             q_times(provider, factor, trial, trial_margins)
-            trial_rhobar = trial @ trial_margins
+            trial_rhobar = ordered_dot(trial, trial_margins, m)
             if trial_rhobar <= rhobar:  # step 7: accept
                 if eta == np.inf:
                     eta = 1.0 / eps_min  # weight of this member in the ensemble; a rare corner
@@ -232,8 +239,8 @@ def eg_fixed_loop(given, factor, eta, max_iter):
     q_times(provider, factor, a, margins)
     objective = np.full(max_iter + 1, np.nan)
     total = a.sum()
-    objective[0] = (a @ margins) / (total * total)
-    dual = total - 0.5 * (a @ margins)
+    objective[0] = ordered_dot(a, margins, m) / (total * total)
+    dual = total - 0.5 * ordered_dot(a, margins, m)
     overshoot = -1
     previous = np.empty(m)
     for t in range(1, max_iter + 1):
@@ -245,8 +252,8 @@ def eg_fixed_loop(given, factor, eta, max_iter):
             a[:] = previous
             break
         q_times(provider, factor, a, margins)
-        objective[t] = (a @ margins) / (total * total)
-        new_dual = total - 0.5 * (a @ margins)
+        objective[t] = ordered_dot(a, margins, m) / (total * total)
+        new_dual = total - 0.5 * ordered_dot(a, margins, m)
         if overshoot < 0 and new_dual < dual:
             overshoot = t
         dual = new_dual
@@ -301,7 +308,7 @@ def solve_rho_svm(provider, y, params):
     # KKT (5) of min a'Qa on the simplex at the returned point: every margin (Qa)_i >= a'Qa; the
     # relative gap is checked against eps. Step 8 (eps_t < eps) is the paper's own rule, no KKT
     # test: a stop by it short of the gap is "own_rule", the Parzen window f_1 "closed_form"
-    objective = returned @ returned_margins
+    objective = ordered_dot(returned, returned_margins, returned.shape[0])
     reason = CLOSED_FORM if output == "first" else OWN_RULE if converged else MAX_ITER
     return finish(provider, on_pivots(returned, factor, pivots, y), 0.0,
                   0 if output == "first" else etas.shape[0], reason, objective,
@@ -322,7 +329,7 @@ def solve_eg_fixed(provider, y, params):
     alpha, margins, objective, overshoot = eg_fixed_loop(provider, factor, eta, max_iter)
     # a fixed number of updates is the published rule (no stopping test): "own_rule", the returned
     # point judged by the relative KKT gap (5) as the rho-SVM's
-    value = alpha @ margins
+    value = ordered_dot(alpha, margins, alpha.shape[0])
     return finish(provider, on_pivots(alpha, factor, pivots, y), 0.0, max_iter, OWN_RULE,
                   value, relative_gap(value, margins), EG_TOLERANCE, objective_trace=objective,
                   overshoot=overshoot, rank=factor.shape[1], lowrank_trace_error=lowrank_error,

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from svmbench.kernels.fixed_order import ordered_dot
 from svmbench.kernels.provider import counts, kernel_row, swap_positions
 from svmbench.solvers.base import register_solver
 from svmbench.solvers.plugins import get_solver
@@ -42,8 +43,8 @@ def w_norm2(provider, alpha):
     """||w||^2 = sum_ij a_i a_j K_ij with a = alpha * y (gs-svm-tnn2008 eq. 28), = alpha'Q alpha
     for the C-SVC Q-matrix; alpha indexed by position, rows counted."""
     n = alpha.shape[0]
-    return float(sum(alpha[i] * (kernel_row(provider, i, n).astype(np.float64) @ alpha)
-                     for i in np.flatnonzero(alpha)))
+    return float(sum(alpha[i] * ordered_dot(kernel_row(provider, i, n).astype(np.float64), alpha,
+                                            n) for i in np.flatnonzero(alpha)))
 
 
 def bracket(train, target):

@@ -278,6 +278,13 @@ def test_every_compiled_function_lives_in_the_hashed_sources_and_is_cached_by_co
         assert isinstance(function._cache._impl.locator, SourceKeyedLocator), function
 
 
+def test_no_compiled_function_lets_the_compiler_reorder_its_arithmetic():
+    """fastmath lets LLVM reassociate sums by the CPU's vector width: the bits would depend on the
+    machine (tests/integration/test_same_bits_on_any_cpu.py)."""
+    for function in compiled_functions():
+        assert not function.targetoptions.get("fastmath"), function
+
+
 def jit_decorator(node):
     """A decorator that makes compiled code (an overload's body hands compiled code the
     implementation numba types, and never calls it from Python)."""

@@ -19,6 +19,9 @@ from hypothesis import strategies as st
 from svmbench.kernels.fixed_order import (
     dense_weighted_sums,
     gathered_sums,
+    nonzero_weights,
+    ordered_dot,
+    weighted_pair_sums,
     weighted_provider_sums,
 )
 from svmbench.kernels.math import is_sparse, make_kernel_spec, make_points
@@ -75,6 +78,38 @@ def test_gathered_sums_by_row_are_the_documented_order_bit_for_bit(seed, n, n_cl
     gathered_sums(gram, members, starts, columns, weights, column_starts, sums)
     expected = documented_sums(gram, members, starts, columns, weights, column_starts)
     assert sums.tobytes() == expected.tobytes()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 40), n_columns=st.integers(1, 60),
+       n_pairs=st.integers(1, 6), threads=st.sampled_from([1, 2]))
+def test_prediction_sums_are_each_pairs_nonzero_weights_in_the_documented_order_bit_for_bit(
+        seed, rows, n_columns, n_pairs, threads):
+    """weighted_pair_sums (a prediction's block of kernel values times the dual coefficients) is
+    gathered_sums' order over each pair's nonzero coefficients, columns ascending, at any thread
+    count; ordered_dot is that order over a whole vector."""
+    rng = np.random.default_rng(seed)
+    block = rng.normal(size=(rows, n_columns))
+    coefficients = rng.normal(size=(n_pairs, n_columns)) * (
+        rng.random((n_pairs, n_columns)) < rng.random())
+    columns, weights, column_starts = nonzero_weights(coefficients)
+    sums = np.full((n_pairs, rows), math.nan)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        weighted_pair_sums(block, columns, weights, column_starts, sums)
+    finally:
+        numba.set_num_threads(previous)
+    everyone = np.arange(rows, dtype=np.intp)
+    for pair in range(n_pairs):
+        used = np.flatnonzero(coefficients[pair])
+        expected = documented_sums(block, everyone, np.array([0, rows]), used,
+                                   coefficients[pair, used], np.array([0, used.shape[0]]))
+        assert sums[pair].tobytes() == expected.tobytes()
+    dot = documented_sums(block[:1], np.zeros(1, dtype=np.intp), np.array([0, 1]),
+                          np.arange(n_columns), block[-1], np.array([0, n_columns]))
+    assert ordered_dot(block[0], block[-1], n_columns) == dot[0]
+    np.testing.assert_allclose(sums, coefficients @ block.T, rtol=1e-9, atol=1e-9)
 
 
 def lexsorted_biases(stack, y, sums):
