@@ -10,6 +10,7 @@ convergence checkpoints into memory it shares with the bench (svmbench.solvers.c
 ``Checkpoints.shared``), so that a stopped fit still tells how far it went (``progress``).
 """
 
+import math
 import multiprocessing
 import time
 from collections import Counter
@@ -21,6 +22,7 @@ from threadpoolctl import threadpool_limits
 
 from svmbench.algorithms import build_estimator
 from svmbench.referee import certify_scikit_learn
+from svmbench.runner import failure
 from svmbench.solvers.base import FAULTS
 from svmbench.solvers.checkpoints import COUNT, GAP, MAX_POINTS, Checkpoints, last_point
 from svmbench.warm_up import points_kind, warm_up
@@ -40,22 +42,31 @@ def one_blas_thread():
 
 
 def certified_fit(model, X, y):
-    """(wall, CPU) seconds of one fit, without the referee's check of it (svmbench.referee: our
-    estimators certify inside ``fit`` and say how long it took; an external SVC is certified
-    here, after its timed fit), so that no time column carries it."""
+    """(wall, CPU seconds, failure) of one fit, without the referee's check of it
+    (svmbench.referee: our estimators certify inside ``fit`` and say how long it took; an
+    external SVC is certified here, after its timed fit), so that no time column carries it.
+    ``failure``: "" for a certified fit; otherwise the store's status of a fit that raised
+    (svmbench.runner.failure: "failed:refuted: ..." when the referee refuted it), with no
+    times (NaN): the bench records the cell and goes on."""
     wall, cpu = time.perf_counter(), time.process_time()
-    model.fit(X, y)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    if hasattr(model, "referee_time_s_"):
-        return wall - model.referee_time_s_, cpu - model.referee_cpu_time_s_
-    certify_scikit_learn(model, X, y)
-    return wall, cpu
+    try:
+        model.fit(X, y)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        if hasattr(model, "referee_time_s_"):
+            return wall - model.referee_time_s_, cpu - model.referee_cpu_time_s_, ""
+        certify_scikit_learn(model, X, y)
+    except Exception as error:  # noqa: BLE001 - any fit's failure is a recorded cell
+        return math.nan, math.nan, failure(error)
+    return wall, cpu, ""
 
 
 def summarize(model, X_test, y_test):
-    """What a bench cell keeps of a fitted model; ``faults``: the class pairs whose solver ended
+    """What a bench cell keeps of a fitted model (None when its fit raised before it was
+    fitted; an external SVC the referee refuted is fitted, with no referee's time); ``faults``: the class pairs whose solver ended
     in a fault (max_iter, stalled, infeasible), e.g. "stalled 2 of 325 pairs", or "";
     ``referee s``: the wall seconds the referee took to certify it (outside the fit's time)."""
+    if not hasattr(model, "support_"):
+        return None
     statuses = list(getattr(model, "status_", []))
     faults = Counter(status for status in statuses if status in FAULTS)
     return {"faults": ", ".join(f"{status} {count} of {len(statuses)} pairs"
@@ -65,7 +76,7 @@ def summarize(model, X_test, y_test):
             "iter": int(np.sum(getattr(model, "n_iter_", [np.nan]))),
             "K1": getattr(model, "kernel_computed_", None),
             "K2": getattr(model, "kernel_requested_", None),
-            "referee s": model.referee_time_s_}
+            "referee s": getattr(model, "referee_time_s_", math.nan)}
 
 
 def curve_in(memory):

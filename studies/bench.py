@@ -49,7 +49,12 @@ the table says so. The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen
 worker process (studies/_fit_worker.py) that is killed when the budget runs out: such a cell
 has no times nor results, only its note, and the solver's other thread count is not tried in that
 cell. A fit whose class pairs ended in a fault (max_iter, stalled, infeasible) keeps its times,
-and its note names the pairs (e.g. "stalled 2 of 325 pairs"). ``--slow-threads 1`` fits the
+and its note names the pairs (e.g. "stalled 2 of 325 pairs"). A fit that raises, or that the referee
+refutes (a peer's as well as ours: oneDAL's SVC returned a point with a violation of 129 on w8a
+at C 4, gamma 0.2 in the bench of 98fafd18), is recorded: its cell keeps no times, its note
+says why (``failed:refuted: ...``, the store's status of such a fit), no ratio or comparison
+of results uses it, the contender is not fitted again in that cell, the run goes on, the
+header lists those cells and the run exits with status 1 at its end. ``--slow-threads 1`` fits the
 slow solvers at one thread only (they are serial: Keerthi's gain from a second thread was 1.04x
 on ijcnn1, results/bench/slow_ijcnn1.md). The output file is rewritten after each set, so a
 stopped run leaves the sets it finished (the file says which are missing). Summary per solver:
@@ -135,6 +140,7 @@ SCALES = {
 CACHE_MB = 1024.0
 TOL = 1e-3
 SVC_LABEL, ONEDAL_LABEL = "SVC (LIBSVM)", "oneDAL SVC"
+FAILED_NOTE = "failed:"  # a cell's note when its fit raised (svmbench.runner.failure)
 SV_TOLERANCE, ACCURACY_TOLERANCE = 0.025, 0.1  # equal results: relative SV count, points
 CALIBRATION_ROWS = 20
 READ_POOL_MB = 256.0  # read_time_per_entry's largest pool of rows
@@ -155,6 +161,7 @@ class Contender:
     not_tried: bool = False  # its solver's 1-thread fit in this cell was stopped at the budget
     progress: tuple | None = None  # stopped: (iteration, K2, K1, gap) of its last checkpoint
     stopped_after: float = math.nan  # stopped: seconds it ran (past the budget: past_budget)
+    failed: str = ""  # its fit raised, or the referee refuted it: why (no times, no more fits)
 
 
 def peer_svc(C, gamma):
@@ -222,7 +229,8 @@ def timed_fit(contender, data, all_cores, budget, worker, keep=True, keep_going=
     """Fit once; keep the wall and CPU time unless it is an untimed round; a fit longer than
     ``budget`` seconds marks our contender over budget (the peers have none). A slow solver fits
     in ``worker``, stopped at the budget or, while ``keep_going`` says so, later
-    (past_budget)."""
+    (past_budget). A fit that raised or that the referee refuted (certified_fit) sets
+    ``failed`` and keeps no time; what it returned, if anything, is summarized."""
     X, y, X_test, y_test = data
     if contender.solver in SLOW_SOLVERS:
         done = worker.fit(contender.params, contender.threads, budget, keep_going)
@@ -230,16 +238,16 @@ def timed_fit(contender, data, all_cores, budget, worker, keep=True, keep_going=
         if done is None:
             contender.progress, contender.stopped_after = worker.progress, worker.ran
         if done is not None:
-            (wall, cpu), contender.summary = done
-            if keep:
+            (wall, cpu, contender.failed), contender.summary = done
+            if keep and not contender.failed:
                 contender.walls.append(wall)
                 contender.cpus.append(cpu)
                 contender.over_budget = wall > budget
         return
     numba.set_num_threads(contender.threads or all_cores)
     estimator = contender.make()
-    wall, cpu = certified_fit(estimator, X, y)
-    if keep:
+    wall, cpu, contender.failed = certified_fit(estimator, X, y)
+    if keep and not contender.failed:
         contender.walls.append(wall)
         contender.cpus.append(cpu)
         contender.over_budget = contender.threads is not None and contender.walls[-1] > budget
@@ -299,7 +307,7 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
     for round_ in rounds:
         for contender in fitted:
             stopped = {c.solver for c in fitted if c.stopped}
-            if contender.over_budget or contender.not_tried:
+            if contender.over_budget or contender.not_tried or contender.failed:
                 continue
             if contender.solver in stopped:
                 contender.not_tried = True
@@ -310,8 +318,9 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
     for contender in entrants:
         key = (point[2], contender.threads)
         if contender.solver == "gs_svm":
-            contender.walls, contender.cpus, contender.summary = gs_fits.setdefault(
-                key, (contender.walls, contender.cpus, contender.summary))
+            (contender.walls, contender.cpus, contender.summary,
+             contender.failed) = gs_fits.setdefault(key, (contender.walls, contender.cpus,
+                                                          contender.summary, contender.failed))
     rows = []
     for contender in entrants:
         results = dict(contender.summary or dict.fromkeys(["SV", "test acc %", "iter", "K1",
@@ -323,7 +332,8 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
                "threads": contender.threads,
                "wall s": statistics.median(contender.walls) if contender.walls else math.nan,
                "CPU s": statistics.median(contender.cpus) if contender.cpus else math.nan,
-               **results, "note": "; ".join(filter(None, [note(contender, args.budget),
+               **results, "note": "; ".join(filter(None, [contender.failed,
+                                                         note(contender, args.budget),
                                                          faults]))}
         gamma = point[2] if contender.solver == "gs_svm" else point[1]
         if contender.threads == 1 and (computed or contender.progress is not None):
@@ -343,6 +353,9 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
                                                              gamma)
         if contender.solver in SLOW_SOLVERS and contender.threads == 1 and contender.over_budget:
             row["note"] += bound_note(contender, row, row_seconds, gamma, data[1], args.budget)
+        if contender.failed:
+            print(f"{dataset}, C {point[0]:g}, gamma {point[1]:g}: {contender.label}: "
+                  f"{contender.failed}", file=sys.stderr, flush=True)
         rows.append(row)
     skipped.update(c.solver for c in entrants if c.over_budget and c.threads is not None)
     return rows
@@ -551,7 +564,8 @@ def ratio_summary(frame, all_cores):
     ours wall at all cores, ours 1 thread / all cores wall; and the cells whose SV count or
     accuracy differs from oneDAL's (SVC's without oneDAL) beyond the tolerances."""
     cell = ["dataset", "C", "gamma"]
-    peers = {label: frame[frame.contender == label].set_index(cell)
+    certified = frame[~failed_rows(frame)]  # a failed peer's results are no reference
+    peers = {label: certified[certified.contender == label].set_index(cell)
              for label in (SVC_LABEL, ONEDAL_LABEL) if (frame.contender == label).any()}
     reference = peers.get(ONEDAL_LABEL, peers[SVC_LABEL])
     ours = frame[frame.threads.notna()]
@@ -575,6 +589,24 @@ def ratio_summary(frame, all_cores):
                                       > ACCURACY_TOLERANCE))
         summary.append(entry)
     return pd.DataFrame(summary).set_index("solver")
+
+
+def failed_rows(frame):
+    """The rows whose fit raised or was refuted by the referee (certified_fit): no times."""
+    notes = frame["note"] if "note" in frame else pd.Series("", index=frame.index)
+    return notes.str.startswith(FAILED_NOTE)
+
+
+def failed_headline(frame):
+    """The cells whose fit failed (the run exits non-zero when there is one), by contender."""
+    failed = frame[failed_rows(frame)]
+    if failed.empty:
+        return "\n- fits that raised or that the referee refuted: none"
+    cells = "; ".join(f"{row.contender} on {row.dataset} at C {row.C:g}, gamma {row.gamma:g}"
+                      for row in failed.itertuples())
+    return (f"\n- fits that raised or that the referee refuted: {len(failed)} cell(s), each noted "
+            f"with why ({cells}); they have no times, no ratio and no comparison of results "
+            f"uses them, and the run exits non-zero")
 
 
 def speedups(frame, all_cores, solvers=("smo_wss2", "gs_svm"), large=20000):
@@ -824,7 +856,11 @@ def main(argv=None):
         save_partial(args, run, rows, sections, over)
     partial_path(args.output).unlink(missing_ok=True)
     print(text)
-    return 0
+    failed = failed_rows(pd.DataFrame(rows))
+    if failed.any():
+        print(f"{int(failed.sum())} cell(s) failed (their notes say why): exit status 1",
+              file=sys.stderr)
+    return int(failed.any())
 
 
 def document(args, run, rows, sections, left):
@@ -844,7 +880,8 @@ def document(args, run, rows, sections, left):
         *([f"**Partial: the run has not benched {', '.join(left)} yet (or was stopped).**"]
           if left else []),
         f"Targets (issues 30, 41, 42):\n{headline(summary, speeds, all_cores)}"
-        + slow_headline(frame, args) + bound_headline(frame, args) + referee_headline(frame),
+        + slow_headline(frame, args) + bound_headline(frame, args) + referee_headline(frame)
+        + failed_headline(frame),
         *cold_start_section(run["cold_starts"]),
         ("RBF, 9 points per set: C x {1/4, 1, 4} times gamma x {1/4, 1, 4} around "
          + ", ".join(f"{name} C {setting[0]:g} gamma {setting[1]:g}" for name, setting in centres)

@@ -70,7 +70,9 @@ def fit_once(solver, C, gamma, X, y):
     """(CPU s, wall s, counts) of one fit at one thread."""
     model = build_estimator({"name": solver, "C": C, "gamma": gamma, "tol": TOL,
                              "cache_mb": CACHE_MB})
-    wall, cpu = certified_fit(model, X, y)
+    wall, cpu, failed = certified_fit(model, X, y)
+    if failed:
+        raise RuntimeError(f"{solver} at C {C:g}, gamma {gamma:g}: {failed}")
     return cpu, wall, {"iterations": int(np.sum(model.n_iter_)), "K1": model.kernel_computed_,
                        "K2": model.kernel_requested_, "hash": model_hash(model)}
 

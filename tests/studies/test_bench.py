@@ -331,10 +331,10 @@ def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
         assert 2 + POLL_S <= worker.ran < 2 + 2 * POLL_S  # stopped at the second no
         assert asked[-1][0][0] > asked[0][0][0]  # the fit went on past the budget
         quick = {"name": "rosen", "C": 0.5, "gamma": 0.5, "tol": 1e-3, "cache_mb": 100.0}
-        (wall, _), summary = worker.fit(quick, 1, 600.0)
+        (wall, _, failed), summary = worker.fit(quick, 1, 600.0)
         expected = summarize(build_estimator(quick).fit(X, y), X[:10], y[:10])
         assert summary.pop("referee s") > 0 and expected.pop("referee s") > 0  # clocks
-        assert summary == expected and wall > 0
+        assert summary == expected and wall > 0 and failed == ""
     finally:
         worker.close()
 
@@ -445,3 +445,95 @@ def test_the_header_reports_each_solvers_cold_start_and_the_target(monkeypatch):
     assert "| smo_wss2 | 12.00 | 12.00 | 90 | 1.00 | 2.00 |" in table
     assert table.splitlines()[2].endswith("| 0.50 | 0 |")
     assert bench.cold_start_section(bench.cold_starts([])) == []
+
+
+class TamperedSVC:
+    """A peer that claims convergence for a point it spoiled: scikit-learn's SVC fit, its dual
+    coefficients then halved (the referee refutes it: the KKT conditions fail by far)."""
+
+    def __init__(self, **params):
+        from sklearn.svm import SVC
+        self.svc = SVC(**params)
+
+    def fit(self, X, y):
+        self.svc.fit(X, y)
+        self.svc.dual_coef_ = self.svc.dual_coef_ * 0.5
+        return self
+
+    def __getattr__(self, name):
+        return getattr(self.svc, name)
+
+
+def blobs(seed, count=80):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([-1, 1], count // 2)
+    return rng.normal(size=(count, 4)) + y[:, None], y
+
+
+def test_a_refuted_peer_fit_is_a_recorded_cell_and_the_run_exits_non_zero(tmp_path, monkeypatch,
+                                                                           capsys):
+    """oneDAL's SVC refuted by the referee in every cell (a stand-in whose point is spoiled):
+    each of its cells is in the matrix with its note (failed:refuted: ...) and no times, no
+    ratio uses it, the header lists the cells, the run finishes and returns 1."""
+    bench = load_bench()
+    monkeypatch.setattr(bench, "peer_svc", lambda C, gamma: lambda: TamperedSVC(
+        C=C, gamma=gamma, tol=bench.TOL, cache_size=bench.CACHE_MB))
+    monkeypatch.setattr(bench, "load", lambda name, *_: (*blobs(0), *blobs(1)))
+    output = tmp_path / "matrix.md"
+    assert bench.main(["--scale", "quick", "--cold-start", "--datasets", "a1a", "--solvers",
+                       "smo_wss2", "--output", str(output)]) == 1
+    text = output.read_text()
+    refuted = [line for line in text.splitlines() if line.startswith("| oneDAL SVC |")]
+    assert len(refuted) == 9
+    assert all(line.startswith("| oneDAL SVC | ") and line.split("|")[4:6] == ["  ", "  "]
+               and "failed:refuted: TamperedSVC claimed convergence" in line
+               for line in refuted)  # no times
+    assert text.count("| SVC (LIBSVM) |") == text.count("| smo_wss2 (1 thr) |") == 9
+    assert "- fits that raised or that the referee refuted: 9 cell(s), each noted with why " \
+           "(oneDAL SVC on a1a at C 0.5, gamma 0.0125;" in text
+    assert "a1a, C 0.5, gamma 0.0125: oneDAL SVC: failed:refuted:" in capsys.readouterr().err
+
+
+def test_no_ratio_nor_comparison_of_results_uses_a_failed_peer():
+    """A cell whose oneDAL fit was refuted: no oneDAL ratio, and its SV count (half the right
+    one) does not count ours as off; SVC's cell still gives its ratio."""
+    bench = load_bench()
+    base = {"dataset": "s", "n": 100, "C": 1.0, "gamma": 1.0, "test acc %": 90.0}
+    rows = [{**base, "contender": bench.SVC_LABEL, "solver": bench.SVC_LABEL, "threads": np.nan,
+             "wall s": 2.0, "CPU s": 2.0, "SV": 100, "note": ""},
+            {**base, "contender": bench.ONEDAL_LABEL, "solver": bench.ONEDAL_LABEL,
+             "threads": np.nan, "wall s": np.nan, "CPU s": np.nan, "SV": 50,
+             "note": "failed:refuted: SVC claimed convergence"},
+            *({**base, "contender": f"x ({threads} thr)", "solver": "x", "threads": threads,
+               "wall s": 1.0, "CPU s": 1.0, "SV": 100, "note": ""} for threads in (1, 2))]
+    row = bench.ratio_summary(pd.DataFrame(rows), 2).loc["x"]
+    assert math.isnan(row["oneDAL / ours wall, 2 thr: geo mean"])
+    assert row["SVC CPU / ours CPU, 1 thr: geo mean"] == pytest.approx(2.0)
+    assert row["SV off"] == 0
+
+
+def test_a_fit_that_raises_keeps_no_times_and_says_why():
+    """certified_fit: a fit our referee refutes (RefutedError from fit) or that raises gives
+    NaN times and the store's failure status; summarize has nothing of an unfitted model."""
+    bench = load_bench()
+    from svmbench.referee import RefutedError
+
+    class Refuted:
+        def fit(self, X, y):
+            raise RefutedError("refuted: x claimed convergence")
+
+    class Broken:
+        def fit(self, X, y):
+            raise FloatingPointError("overflow in the gradient")
+
+    X, y = blobs(0)
+    wall, cpu, failed = bench.certified_fit(Refuted(), X, y)
+    assert math.isnan(wall) and math.isnan(cpu)
+    assert failed == "failed:refuted: x claimed convergence"
+    assert bench.certified_fit(Broken(), X, y)[2] == \
+        "failed:FloatingPointError: overflow in the gradient"
+    assert bench.summarize(Refuted(), X, y) is None
+    model = bench.build_estimator({"name": "smo_wss2", "C": 1.0, "gamma": 0.5, "tol": 1e-3,
+                                   "cache_mb": 1.0})
+    wall, cpu, failed = bench.certified_fit(model, X, y)
+    assert failed == "" and wall > 0 and cpu > 0
