@@ -117,9 +117,11 @@ class FitWorker:
         self.progress, self.ran = None, None
 
     def fit(self, params, threads, budget, keep_going=None):
-        """((wall, CPU), summary) of one fit, or None when it was not done within ``budget``
-        seconds of wall time (the worker is then killed, and ``progress`` tells how far the fit
-        went: its last checkpoint, or None before its first). Past the budget, the fit goes on
+        """((wall, CPU, failure), summary) of one fit (certified_fit, summarize; a worker that
+        ended within the fit: failure "failed:the fit's worker process ended ...", no summary),
+        or None when it was not done within ``budget`` seconds of wall time (the worker is then
+        killed, and ``progress`` tells how far the fit went: its last checkpoint, or None
+        before its first). Past the budget, the fit goes on
         while ``keep_going(progress, seconds since it started)`` is true (read every POLL_S)."""
         if self.process is None:
             context = multiprocessing.get_context("spawn")
@@ -140,7 +142,13 @@ class FitWorker:
             self.ran = time.perf_counter() - started
             self.stop()
             return None
-        return self.connection.recv(), self.connection.recv()
+        try:
+            return self.connection.recv(), self.connection.recv()
+        except EOFError:  # the worker ended within the fit (e.g. the system's memory killer)
+            self.process.join(timeout=POLL_S)
+            ended = f"failed:the fit's worker process ended (exit code {self.process.exitcode})"
+            self.stop()
+            return (math.nan, math.nan, ended), None
 
     def last_checkpoint(self):
         """(iteration, K2, K1, gap) of the running fit's last checkpoint (of the class pair it

@@ -5,6 +5,7 @@ import importlib.util
 import math
 import os
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -335,6 +336,33 @@ def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
         expected = summarize(build_estimator(quick).fit(X, y), X[:10], y[:10])
         assert summary.pop("referee s") > 0 and expected.pop("referee s") > 0  # clocks
         assert summary == expected and wall > 0 and failed == ""
+    finally:
+        worker.close()
+
+
+def test_a_worker_that_ends_within_a_fit_gives_a_failed_fit_and_the_next_fit_a_new_worker():
+    """The worker killed from outside within a slow fit (as the system's memory killer would):
+    the fit comes back failed, with the exit code and no summary, and the next fit runs in a
+    new worker."""
+    sys.path.insert(0, str(BENCH.parent))
+    from _fit_worker import FitWorker
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 5))
+    y = np.where(X[:, 0] + rng.normal(size=3000) > 0, 1, 0)
+    worker = FitWorker((X, y, X[:10], y[:10]), ["rosen"])
+    quick = {"name": "rosen", "C": 0.5, "gamma": 0.5, "tol": 1e-3, "cache_mb": 100.0}
+    slow = {"name": "rosen", "C": 1e6, "gamma": 2.0, "tol": 1e-9, "cache_mb": 100.0}
+    try:
+        assert worker.fit(quick, 1, 600.0)[0][2] == ""  # the worker is up
+        killer = threading.Timer(1.0, worker.process.kill)
+        killer.start()
+        (wall, cpu, failed), summary = worker.fit(slow, 1, 600.0)
+        killer.join()
+        assert math.isnan(wall) and math.isnan(cpu) and summary is None
+        assert failed == "failed:the fit's worker process ended (exit code -9)"
+        (wall, _, failed), summary = worker.fit(quick, 1, 600.0)
+        assert failed == "" and wall > 0 and summary["SV"] > 0
     finally:
         worker.close()
 
