@@ -62,9 +62,10 @@ def certified_fit(model, X, y):
 
 def summarize(model, X_test, y_test):
     """What a bench cell keeps of a fitted model (None when its fit raised before it was
-    fitted; an external SVC the referee refuted is fitted, with no referee's time); ``faults``: the class pairs whose solver ended
-    in a fault (max_iter, stalled, infeasible), e.g. "stalled 2 of 325 pairs", or "";
-    ``referee s``: the wall seconds the referee took to certify it (outside the fit's time)."""
+    fitted; an external SVC the referee refuted is fitted, with no referee's time); ``faults``:
+    the class pairs whose solver ended in a fault (max_iter, stalled, infeasible), e.g.
+    "stalled 2 of 325 pairs", or ""; ``referee s``: the wall seconds the referee took to certify
+    it (outside the fit's time)."""
     if not hasattr(model, "support_"):
         return None
     statuses = list(getattr(model, "status_", []))
@@ -121,8 +122,8 @@ class FitWorker:
         ended within the fit: failure "failed:the fit's worker process ended ...", no summary),
         or None when it was not done within ``budget`` seconds of wall time (the worker is then
         killed, and ``progress`` tells how far the fit went: its last checkpoint, or None
-        before its first). Past the budget, the fit goes on
-        while ``keep_going(progress, seconds since it started)`` is true (read every POLL_S)."""
+        before its first). Past the budget, the fit goes on while ``keep_going(progress,
+        seconds since it started)`` is true (read every POLL_S)."""
         if self.process is None:
             context = multiprocessing.get_context("spawn")
             self.connection, child = context.Pipe()
