@@ -50,13 +50,12 @@ worker process (studies/_fit_worker.py) that is killed when the budget runs out:
 has no times nor results, only its note, and the solver's other thread count is not tried in that
 cell. A fit whose class pairs ended in a fault (max_iter, stalled, infeasible) keeps its times,
 and its note names the pairs (e.g. "stalled 2 of 325 pairs"). A fit that raises, or that the
-referee refutes (a peer's as well as ours: oneDAL's SVC returned a point with a violation of 129
-on w8a at C 4, gamma 0.2 in the bench of 98fafd18), is recorded: its cell keeps no times, its
-note says why (``failed:refuted: ...``, the store's status of such a fit), no ratio or
-comparison of results uses it, the contender is not fitted again in that cell, the run goes on,
-the header lists those cells and the run exits with status 1 at its end. ``--slow-threads 1``
-fits the slow solvers at one thread only (they are serial: Keerthi's gain from a second thread was 1.04x
-on ijcnn1, results/bench/slow_ijcnn1.md). The output file is rewritten after each set, so a
+referee refutes (a peer's as well as ours: oneDAL's SVC on w8a, docs/changelog.md), is
+recorded: its cell keeps no times, its note says why (``failed:refuted: ...``, the store's
+status of such a fit), no ratio or comparison of results uses it, the contender is not fitted
+again in that cell, the run goes on, the header lists those cells and the run exits with status
+1 at its end. ``--slow-threads 1`` fits the slow solvers at one thread only (they are serial:
+Keerthi's gain from a second thread was 1.04x on ijcnn1, results/bench/slow_ijcnn1.md). The output file is rewritten after each set, so a
 stopped run leaves the sets it finished (the file says which are missing). Summary per solver:
 geometric mean and worst cell of the ratios
 against SVC (CPU time, 1 thread), against oneDAL (wall time at all cores) and of our 1-thread

@@ -303,20 +303,28 @@ def test_time_per_requested_entry_is_that_of_reading_rows():
     assert bench.pair_length(np.repeat([0, 1], 30)) == 60
 
 
+def rosen_worker():
+    """A FitWorker for Rosen over 3,000 noisy 5-feature samples (two classes, seed 0), with its
+    last 10 as the test part, and the data."""
+    sys.path.insert(0, str(BENCH.parent))
+    from _fit_worker import FitWorker
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 5))
+    y = np.where(X[:, 0] + rng.normal(size=3000) > 0, 1, 0)
+    return FitWorker((X, y, X[:10], y[:10]), ["rosen"]), X, y
+
+
 def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
     """The worker shares its fits' checkpoints with the bench: a fit killed at the budget, or
     later while keep_going asks (read every POLL_S past the budget), leaves its last checkpoint
     (iteration, K2, K1, gap), and the next fit in a new worker finishes with the counts of the
     same fit made here."""
-    sys.path.insert(0, str(BENCH.parent))
-    from _fit_worker import POLL_S, FitWorker, summarize
+    worker, X, y = rosen_worker()
+    from _fit_worker import POLL_S, summarize
 
     from svmbench.algorithms import build_estimator
 
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(3000, 5))
-    y = np.where(X[:, 0] + rng.normal(size=3000) > 0, 1, 0)
-    worker = FitWorker((X, y, X[:10], y[:10]), ["rosen"])
     try:
         slow = {"name": "rosen", "C": 1e6, "gamma": 2.0, "tol": 1e-9, "cache_mb": 100.0}
         asked = []
@@ -344,13 +352,7 @@ def test_a_worker_that_ends_within_a_fit_gives_a_failed_fit_and_the_next_fit_a_n
     """The worker killed from outside within a slow fit (as the system's memory killer would):
     the fit comes back failed, with the exit code and no summary, and the next fit runs in a
     new worker."""
-    sys.path.insert(0, str(BENCH.parent))
-    from _fit_worker import FitWorker
-
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(3000, 5))
-    y = np.where(X[:, 0] + rng.normal(size=3000) > 0, 1, 0)
-    worker = FitWorker((X, y, X[:10], y[:10]), ["rosen"])
+    worker, _, _ = rosen_worker()
     quick = {"name": "rosen", "C": 0.5, "gamma": 0.5, "tol": 1e-3, "cache_mb": 100.0}
     slow = {"name": "rosen", "C": 1e6, "gamma": 2.0, "tol": 1e-9, "cache_mb": 100.0}
     try:
