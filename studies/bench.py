@@ -857,8 +857,9 @@ def main(argv=None):
     print(text)
     failed = failed_rows(pd.DataFrame(rows))
     if failed.any():
-        print(f"{int(failed.sum())} cell(s) failed (their notes say why): exit status 1",
-              file=sys.stderr)
+        print(f"{int(failed.sum())} cell(s) failed (their notes say why): exit status 1; the "
+              f"run is complete and its state gone, so a run again starts over and meets them "
+              f"again", file=sys.stderr)
     return int(failed.any())
 
 
