@@ -55,9 +55,9 @@ recorded: its cell keeps no times, its note says why (``failed:refuted: ...``, t
 status of such a fit), no ratio or comparison of results uses it, the contender is not fitted
 again in that cell, the run goes on, the header lists those cells and the run exits with status
 1 at its end. ``--slow-threads 1`` fits the slow solvers at one thread only (they are serial:
-Keerthi's gain from a second thread was 1.04x on ijcnn1, results/bench/slow_ijcnn1.md). The output file is rewritten after each set, so a
-stopped run leaves the sets it finished (the file says which are missing). Summary per solver:
-geometric mean and worst cell of the ratios
+Keerthi's gain from a second thread was 1.04x on ijcnn1, results/bench/slow_ijcnn1.md). The
+output file is rewritten after each set, so a stopped run leaves the sets it finished (the file
+says which are missing). Summary per solver: geometric mean and worst cell of the ratios
 against SVC (CPU time, 1 thread), against oneDAL (wall time at all cores) and of our 1-thread
 over our all-core wall time; cells whose SV count differs by more than 2.5 % from the peer's, or
 whose accuracy by more than 0.1 point, are counted.
