@@ -119,7 +119,7 @@ class FitWorker:
 
     def fit(self, params, threads, budget, keep_going=None):
         """((wall, CPU, failure), summary) of one fit (certified_fit, summarize; a worker that
-        ended within the fit: failure "failed:the fit's worker process ended ...", no summary),
+        ended while compiling or within the fit: a failed fit, ``ended``),
         or None when it was not done within ``budget`` seconds of wall time (the worker is then
         killed, and ``progress`` tells how far the fit went: its last checkpoint, or None
         before its first). Past the budget, the fit goes on while ``keep_going(progress,
@@ -130,7 +130,11 @@ class FitWorker:
             self.process = context.Process(target=serve, args=(child, self.data, self.solvers,
                                                                self.memory.name), daemon=True)
             self.process.start()
-            self.connection.recv()  # "ready": compiled, outside the budget
+            child.close()  # the worker's end, so that its exit ends our reads (EOFError)
+            try:
+                self.connection.recv()  # "ready": compiled, outside the budget
+            except EOFError:  # the worker ended while compiling (e.g. an unknown solver)
+                return self.ended("the fit's worker process ended while compiling")
         self.curve[0, COUNT] = 0  # no point yet
         self.connection.send((params, threads))
         started = time.perf_counter()
@@ -146,10 +150,15 @@ class FitWorker:
         try:
             return self.connection.recv(), self.connection.recv()
         except EOFError:  # the worker ended within the fit (e.g. the system's memory killer)
-            self.process.join(timeout=POLL_S)
-            ended = f"failed:the fit's worker process ended (exit code {self.process.exitcode})"
-            self.stop()
-            return (math.nan, math.nan, ended), None
+            return self.ended("the fit's worker process ended")
+
+    def ended(self, what):
+        """The failed fit of a worker that ended: "failed:``what`` (exit code ...)", no times,
+        no summary; the next fit starts a new worker."""
+        self.process.join(timeout=POLL_S)
+        failed = f"failed:{what} (exit code {self.process.exitcode})"
+        self.stop()
+        return (math.nan, math.nan, failed), None
 
     def last_checkpoint(self):
         """(iteration, K2, K1, gap) of the running fit's last checkpoint (of the class pair it

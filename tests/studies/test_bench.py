@@ -369,6 +369,27 @@ def test_a_worker_that_ends_within_a_fit_gives_a_failed_fit_and_the_next_fit_a_n
         worker.close()
 
 
+def test_a_worker_that_ends_while_compiling_gives_a_failed_fit():
+    """A worker that cannot compile its solvers (an unknown name: warm_up raises) ends before
+    it is ready: the fit comes back failed with the exit code, instead of the bench waiting
+    forever (the fit runs in a thread given 120 s) or raising."""
+    worker, _, _ = rosen_worker()
+    worker.solvers = ["no_such_solver"]
+    answers = []
+    try:
+        fitting = threading.Thread(target=lambda: answers.append(
+            worker.fit({"name": "rosen", "C": 1.0}, 1, 600.0)), daemon=True)
+        fitting.start()
+        fitting.join(120.0)
+        assert answers, "the fit still waits for a worker that ended"
+        (wall, cpu, failed), summary = answers[0]
+        assert math.isnan(wall) and math.isnan(cpu) and summary is None
+        assert failed == "failed:the fit's worker process ended while compiling (exit code 1)"
+        assert worker.process is None
+    finally:
+        worker.close()
+
+
 def test_a_fit_goes_on_past_the_budget_while_its_bound_may_pass_the_budget():
     """past_budget: budget 10 s, cap 3 budgets, 1 ns per computed and 0.1 ns per requested
     entry: a bound of 5 s after 12 s grows past 10 s by 30 s (go on), after 25 s it would not
