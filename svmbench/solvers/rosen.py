@@ -58,22 +58,34 @@ def step_and_scan(y, alpha, gradient, lam, qd, C, support):
     max_J F - min_J F, b_low - b_up, argmin F over I_up, argmax F over I_low) (Keerthi et al.
     2001, eq. 12: the gap -inf and an index -1 when a set is empty; the first position of a
     tie), the mean and spread 0 when J is empty. One pass where the gradient update, the stop
-    test and the free set took three (issue 42), each value as each of those passes made it."""
+    test and the free set took three (issue 42), each value as each of those passes made it.
+    Every test picks a value, none jumps (which sets a sample is in follows no pattern a branch
+    predictor learns; adding 0.0 to the total leaves it as it was): 4.0 ns a sample with the
+    tests as branches, 2.1 without, on random sets of 1,500 and 22,696 samples (issue 42)."""
     total, count, low, high = 0.0, 0, np.inf, -np.inf
     b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
     for i in range(alpha.shape[0]):
-        gradient[i] += lam * qd[i]
+        g = gradient[i] + lam * qd[i]
+        gradient[i] = g
         qd[i] = 0.0
-        f = y[i] * gradient[i]
-        if in_up_set(y[i], alpha[i], C) and f < b_up:
-            b_up, i_up = f, i
-        if in_low_set(y[i], alpha[i], C) and f > b_low:
-            b_low, i_low = f, i
-        if is_free(alpha[i], C):
-            total += f
-            support[count] = i
-            count += 1
-            low, high = min(low, f), max(high, f)
+        f = y[i] * g
+        up, low_set, free = in_up_set(y[i], alpha[i], C), in_low_set(y[i], alpha[i], C), \
+            is_free(alpha[i], C)
+        f_up = f if up else np.inf
+        better = f_up < b_up
+        b_up = f_up if better else b_up
+        i_up = i if better else i_up
+        f_low = f if low_set else -np.inf
+        better = f_low > b_low
+        b_low = f_low if better else b_low
+        i_low = i if better else i_low
+        support[count] = i  # kept when i is free: count moves past it
+        total += f if free else 0.0
+        count += free
+        f_free = f if free else np.inf
+        low = f_free if f_free < low else low
+        f_free = f if free else -np.inf
+        high = f_free if f_free > high else high
     if count == 0:
         return 0, 0.0, 0.0, b_low - b_up, i_up, i_low
     return count, total / count, high - low, b_low - b_up, i_up, i_low
@@ -82,12 +94,10 @@ def step_and_scan(y, alpha, gradient, lam, qd, C, support):
 @njit(cache=True, inline="always")
 def multiplier(y_i, alpha_i, gradient_i, C, mean):
     """Eq. (4): u_i = G_i - y_i/N sum_J y_k G_k on J0 (a_i = 0), -G_i + y_i/N sum_J y_k G_k on
-    JC (a_i = C), 0 on J; ``mean`` = 1/N sum_J y_k G_k (step_and_scan's, N >= 1)."""
-    if is_free(alpha_i, C):
-        return 0.0
-    if alpha_i <= 0.0:
-        return gradient_i - y_i * mean
-    return -gradient_i + y_i * mean
+    JC (a_i = C), 0 on J; ``mean`` = 1/N sum_J y_k G_k (step_and_scan's, N >= 1). Both sides
+    computed and one picked, no jump (see step_and_scan)."""
+    at_bound = gradient_i - y_i * mean if alpha_i <= 0.0 else -gradient_i + y_i * mean
+    return 0.0 if is_free(alpha_i, C) else at_bound
 
 
 @jit_callee
@@ -96,8 +106,9 @@ def most_negative_multiplier(y, alpha, gradient, C, mean):
     best, chosen = 0.0, -1
     for i in range(alpha.shape[0]):
         u = multiplier(y[i], alpha[i], gradient[i], C, mean)
-        if u < best:
-            best, chosen = u, i
+        better = u < best
+        best = u if better else best
+        chosen = i if better else chosen
     return chosen, best
 
 
