@@ -39,7 +39,8 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
                        str(output)]) == 0
     text = output.read_text()
     assert "## a1a (n = 150)" in text and "## letter (n = 150)" in text
-    assert "Median of 1 interleaved fits" in text
+    assert "Median of 1 interleaved fits (1 of a contender whose fits all took less than 0 s " \
+        "of wall time)" in text
     assert "Partial" not in text
     assert "BLAS (predictions, untimed) 1 thread." in text
     assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | referee s " \
@@ -51,6 +52,36 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
         assert f"| smo_wss2 (1 thr) | {C:g} | {gamma:g} |" in text
     assert "## Summary per solver" in text and "| smo_wss2 | 18 |" in text
     assert "- smo_wss2, 1 thread /" in text and "ijcnn1: geometric mean nan" in text
+
+
+@pytest.mark.data
+def test_short_fits_are_repeated_in_turn_up_to_short_repeats(tmp_path, monkeypatch):
+    """A contender whose fits all took less than --short-fit seconds is fitted again, in turn
+    with the cell's other short ones, up to --short-repeats fits in all; an untimed round
+    first, as before."""
+    if not has("adult/a1a"):
+        pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
+    bench = load_bench()
+    fits, timed_fit = [], bench.timed_fit
+
+    def counted(contender, *args, keep=True, **kwargs):
+        timed_fit(contender, *args, keep=keep, **kwargs)
+        fits.append((contender.label, keep, len(contender.walls)))
+
+    monkeypatch.setattr(bench, "timed_fit", counted)
+    monkeypatch.setattr(bench, "grid", lambda dataset: [(1.0, 0.05, 0.05)])
+    output = tmp_path / "matrix.md"
+    bench.main(["--scale", "quick", "--cold-start", "--datasets", "a1a", "--solvers",
+                "smo_wss2", "--max-train", "100", "--short-fit", "100", "--short-repeats", "3",
+                "--output", str(output)])
+    labels = [label for label, keep, _ in fits if not keep]  # the untimed round: each once
+    assert "smo_wss2 (1 thr)" in labels and len(set(labels)) == len(labels)
+    assert [(label, keep) for label, keep, _ in fits] == \
+        [(label, False) for label in labels] + [(label, True) for label in labels] * 3
+    assert [walls for _, keep, walls in fits if keep] == \
+        [round_ for round_ in (1, 2, 3) for _ in labels]
+    assert "Median of 1 interleaved fits (3 of a contender whose fits all took less than " \
+        "100 s of wall time)" in output.read_text()
 
 
 def test_ratio_summary_takes_geometric_means_worst_cells_and_counts_unequal_results():
