@@ -55,15 +55,19 @@ def step_and_scan(y, alpha, gradient, lam, qd, C, support):
     """G += lam Q d (lam = 0 on a zero qd: the scan alone), qd zeroed for the next Q d, and in
     the same pass over the samples what the stop test and the next direction read: J = {0 < a_i
     < C} into ``support`` in position order. Returns (N = |J|, the mean over J of F = y G,
-    max_J F - min_J F, b_low - b_up, argmin F over I_up, argmax F over I_low) (Keerthi et al.
-    2001, eq. 12: the gap -inf and an index -1 when a set is empty; the first position of a
-    tie), the mean and spread 0 when J is empty. One pass where the gradient update, the stop
+    max_J F - min_J F, b_low - b_up, argmin F over I_up, argmax F over I_low, min F over the
+    bound samples of I_up, max F over those of I_low) (Keerthi et al. 2001, eq. 12: the gap -inf
+    and an index -1 when a set is empty; the first position of a tie; the last two +-inf when
+    there are none), the mean and spread 0 when J is empty; ``least_multiplier`` turns the last
+    two into eq. (4)'s least multiplier. One pass where the gradient update, the stop
     test and the free set took three (issue 42), each value as each of those passes made it.
     Every test picks a value, none jumps (which sets a sample is in follows no pattern a branch
     predictor learns; adding 0.0 to the total leaves it as it was): 4.0 ns a sample with the
-    tests as branches, 2.1 without, on random sets of 1,500 and 22,696 samples (issue 42)."""
+    tests as branches, 1.6 without (the bound samples' extremes included), on random sets of
+    1,500 and 22,696 samples (issue 42)."""
     total, count, low, high = 0.0, 0, np.inf, -np.inf
     b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
+    up_bound, low_bound = np.inf, -np.inf
     for i in range(alpha.shape[0]):
         g = gradient[i] + lam * qd[i]
         gradient[i] = g
@@ -79,6 +83,10 @@ def step_and_scan(y, alpha, gradient, lam, qd, C, support):
         better = f_low > b_low
         b_low = f_low if better else b_low
         i_low = i if better else i_low
+        f_bound = f if up and not free else np.inf
+        up_bound = f_bound if f_bound < up_bound else up_bound
+        f_bound = f if low_set and not free else -np.inf
+        low_bound = f_bound if f_bound > low_bound else low_bound
         support[count] = i  # kept when i is free: count moves past it
         total += f if free else 0.0
         count += free
@@ -87,8 +95,9 @@ def step_and_scan(y, alpha, gradient, lam, qd, C, support):
         f_free = f if free else -np.inf
         high = f_free if f_free > high else high
     if count == 0:
-        return 0, 0.0, 0.0, b_low - b_up, i_up, i_low
-    return count, total / count, high - low, b_low - b_up, i_up, i_low
+        return 0, 0.0, 0.0, b_low - b_up, i_up, i_low, up_bound, low_bound
+    return (count, total / count, high - low, b_low - b_up, i_up, i_low, up_bound,
+            low_bound)
 
 
 @njit(cache=True, inline="always")
@@ -101,15 +110,26 @@ def multiplier(y_i, alpha_i, gradient_i, C, mean):
 
 
 @jit_callee
-def most_negative_multiplier(y, alpha, gradient, C, mean):
-    """(sample, u) of the most negative multiplier of eq. (4); (-1, 0) when none is negative."""
-    best, chosen = 0.0, -1
+def least_multiplier(mean, up_bound, low_bound):
+    """min over the bound samples of eq. (4)'s multipliers, from step_and_scan's least F over
+    those of I_up and greatest over those of I_low, each sample's u being F - mean (a_i = 0,
+    y_i = 1 or a_i = C, y_i = -1) or mean - F (the others), to the bit as ``multiplier``
+    computes it (F = y G, so G - y mean and -G + y mean are these, with the same rounding) and
+    rounding is monotone: the least u is that of the least F (greatest F); +inf when no sample
+    is bound. Only a step that releases a sample then reads the samples, up to the first of that
+    u (first_multiplier_at): 19 % of the iterations on a8a at C 0.5, gamma 0.0125, 89 % on
+    pendigits' first five class pairs at C 2, gamma 2, where every iteration read them all."""
+    return min(up_bound - mean, mean - low_bound)
+
+
+@jit_callee
+def first_multiplier_at(y, alpha, gradient, C, mean, u):
+    """The first sample whose multiplier of eq. (4) is u (least_multiplier's, negative: a bound
+    sample), the one the paper's most negative multiplier u_p names when several tie."""
     for i in range(alpha.shape[0]):
-        u = multiplier(y[i], alpha[i], gradient[i], C, mean)
-        better = u < best
-        best = u if better else best
-        chosen = i if better else chosen
-    return chosen, best
+        if multiplier(y[i], alpha[i], gradient[i], C, mean) == u:
+            return i
+    return -1
 
 
 @jit_callee
@@ -130,17 +150,17 @@ def direction(y, alpha, gradient, C, tol, support, d, scanned):
     """Fill d (zero on entry) with this iteration's feasible descent direction and ``support``
     (J from ``scanned``, step_and_scan's answer at this point) with its nonzero positions;
     return their count (0: no sample to release)."""
-    count, mean, spread, _, i_up, i_low = scanned
+    count, mean, spread, _, i_up, i_low, up_bound, low_bound = scanned
     if count == 0:  # the equality multiplier is free: release the maximal violating pair
         if i_up < 0 or i_low < 0 or i_up == i_low:
             return 0
         support[0], support[1] = i_up, i_low
         count = 2
     else:
-        released, u = most_negative_multiplier(y, alpha, gradient, C, mean)
+        u = least_multiplier(mean, up_bound, low_bound)
         face_violation = spread if spread > 2.0 * tol else 0.0
-        if released >= 0 and -u > face_violation:  # d is taken as 0: release (eq. (5))
-            support[count] = released
+        if -u > face_violation:  # d is taken as 0: release u's sample (eq. (5))
+            support[count] = first_multiplier_at(y, alpha, gradient, C, mean, u)
             count += 1
         elif face_violation == 0.0:
             return 0

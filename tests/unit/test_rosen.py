@@ -8,6 +8,7 @@ import hashlib
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from numba import njit
 from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.metrics.pairwise import rbf_kernel
@@ -22,6 +23,8 @@ from svmbench.models import SMOSVC, RosenSVC
 from svmbench.solvers import get_solver
 from svmbench.solvers.rosen import (
     direction,
+    first_multiplier_at,
+    least_multiplier,
     move,
     multiplier,
     q_times_direction,
@@ -99,6 +102,45 @@ def test_multipliers_of_eq4_solve_the_kkt_system_in_least_squares(seed, n):
     u = np.array([multiplier(y[i], alpha[i], gradient[i], C, mean) for i in range(n)])
     np.testing.assert_allclose(u[at_zero], beta[: at_zero.size], atol=1e-10)
     np.testing.assert_allclose(u[at_c], beta[at_zero.size: at_zero.size + at_c.size], atol=1e-10)
+
+
+@njit
+def least_and_its_sample(y, alpha, gradient, C, mean, up_bound, low_bound):
+    """least_multiplier and first_multiplier_at (compiled callees: no entry from Python)."""
+    u = least_multiplier(mean, up_bound, low_bound)
+    return u, first_multiplier_at(y, alpha, gradient, C, mean, u)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 30), levels=st.integers(1, 4))
+def test_the_least_multiplier_and_its_sample_are_those_of_a_pass_over_every_multiplier(
+        seed, n, levels):
+    """least_multiplier (from the scan's extremes of F over the bound samples) is the least of
+    eq. (4)'s multipliers to the bit, and first_multiplier_at names the sample a pass over them
+    all keeps (the first position of the least, ties made common: few distinct values of G)."""
+    rng = np.random.default_rng(seed)
+    C = 2.0
+    y = rng.choice([-1.0, 1.0], size=n)
+    alpha = rng.choice([0.0, C, 0.7], size=n)
+    alpha[0] = 1.3  # at least one free sample: N >= 1
+    gradient = rng.choice(rng.normal(size=levels), size=n) * rng.choice([1.0, 1e-17], size=n)
+    scanned = step_and_scan(y, alpha, gradient.copy(), 0.0, np.zeros(n), C,
+                            np.empty(n, dtype=np.int64))
+    mean = scanned[1]
+    best, chosen = 0.0, -1  # the pass the paper's test makes
+    for i in range(n):
+        u = multiplier(y[i], alpha[i], gradient[i], C, mean)
+        if u < best:
+            best, chosen = u, i
+    least, sample = least_and_its_sample(y, alpha, gradient, C, mean, scanned[6], scanned[7])
+    bound = (alpha <= 0.0) | (alpha >= C)
+    assert least == (min(multiplier(y[i], alpha[i], gradient[i], C, mean)
+                         for i in np.flatnonzero(bound)) if bound.any() else np.inf)
+    if chosen >= 0:
+        assert least == best
+        assert sample == chosen
+    else:
+        assert least >= 0.0
 
 
 @settings(max_examples=25, deadline=None)
