@@ -18,8 +18,9 @@ kernel counts of the last fit; a contender whose fits all took less than ``--sho
 of wall time is fitted again, interleaved with the cell's other short ones, up to
 ``--short-repeats`` fits in all (a short fit's time is noisy, and the bookkeeping ratio below
 divides it: smo_mod1 on a1a at C 0.5, gamma 0.0125 took 0.0447 s of CPU in the bench of
-7d0ee2d6, its worst parity cell, and 0.032 s as the best of 5 on the same machine). The first cell of a set is preceded by an untimed round (a
-process's first touch of its memory costs page faults that later fits do not pay).
+7d0ee2d6, its worst parity cell, and 0.032 s as the best of 5 on the same machine). The first
+cell of a set is preceded by an untimed round (a process's first touch of its memory costs page
+faults that later fits do not pay).
 
 Per cell, ours: ``ns/K1``, the fit's CPU time (1 thread: its work, whatever the load) per
 computed kernel entry (K1), and ``rows %``, an estimate of the share of that fit spent computing
@@ -134,7 +135,8 @@ COLD_START_TARGET_S = 30.0
 SLOW_SOLVERS = {"smo_mod2", "smo_mod1", "smo_platt", "rosen"}
 SCALES = {
     "full": {"datasets": ["a1a", "a4a", "pendigits", "letter", "a8a", "w7a", "w8a", "ijcnn1"],
-             "repeats": 3, "short_fit": 1.0, "short_repeats": 5, "max_train": None, "max_test": None, "budget": 600.0,
+             "repeats": 3, "short_fit": 1.0, "short_repeats": 5,
+             "max_train": None, "max_test": None, "budget": 600.0,
              "output": ROOT / "results" / "bench" / "matrix.md"},
     "quick": {"datasets": ["a1a", "w7a", "ijcnn1", "letter", "pendigits"], "repeats": 1,
               "short_fit": 0.0, "short_repeats": 1,
@@ -900,7 +902,8 @@ def document(args, run, rows, sections, left):
          + ", ".join(f"{name} C {setting[0]:g} gamma {setting[1]:g}" for name, setting in centres)
          + f". tol {TOL:g}, shrinking, cache {CACHE_MB:g} MB for all. Median of {args.repeats} "
          f"interleaved fits ({args.short_repeats} of a contender whose fits all took less than "
-         f"{args.short_fit:g} s of wall time); wall and process CPU time (all threads). SVC runs one thread; ours "
+         f"{args.short_fit:g} s of wall time); wall and process CPU time (all threads). SVC "
+         f"runs one thread; ours "
          f"run 1 and {all_cores} numba threads (layer {threads['threading_layer']}, "
          f"OMP_WAIT_POLICY={threads['omp_wait_policy']}, GOMP_SPINCOUNT="
          f"{threads['gomp_spincount']})"

@@ -50,6 +50,19 @@ from svmbench.specs import HARNESS_GAMMA, SolverPlugin
 GROUP = 8  # cached Q rows added to Q d in one pass over it
 
 
+@njit(cache=True, inline="always")
+def lesser(a, b):
+    """a if a < b, else b: a pick, where numba's min also tests for NaN (step_and_scan: 2.6 ns a
+    sample with min and max, 2.1 with these)."""
+    return a if a < b else b  # noqa: FURB136 (see the docstring)
+
+
+@njit(cache=True, inline="always")
+def greater(a, b):
+    """a if a > b, else b (see lesser)."""
+    return a if a > b else b  # noqa: FURB136 (see lesser)
+
+
 @njit(cache=True)
 def step_and_scan(y, alpha, gradient, lam, qd, C, support):
     """G += lam Q d (lam = 0 on a zero qd: the scan alone), qd zeroed for the next Q d, and in
@@ -84,16 +97,16 @@ def step_and_scan(y, alpha, gradient, lam, qd, C, support):
         b_low = f_low if better else b_low
         i_low = i if better else i_low
         f_bound = f if up and not free else np.inf
-        up_bound = f_bound if f_bound < up_bound else up_bound
+        up_bound = lesser(f_bound, up_bound)
         f_bound = f if low_set and not free else -np.inf
-        low_bound = f_bound if f_bound > low_bound else low_bound
+        low_bound = greater(f_bound, low_bound)
         support[count] = i  # kept when i is free: count moves past it
         total += f if free else 0.0
         count += free
         f_free = f if free else np.inf
-        low = f_free if f_free < low else low
+        low = lesser(f_free, low)
         f_free = f if free else -np.inf
-        high = f_free if f_free > high else high
+        high = greater(f_free, high)
     if count == 0:
         return 0, 0.0, 0.0, b_low - b_up, i_up, i_low, up_bound, low_bound
     return (count, total / count, high - low, b_low - b_up, i_up, i_low, up_bound,

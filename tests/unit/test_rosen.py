@@ -8,8 +8,8 @@ import hashlib
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from numba import njit
 from hypothesis import strategies as st
+from numba import njit
 from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import MinMaxScaler
