@@ -94,11 +94,17 @@ def in_low_set(y_i, alpha_i, C):
     return alpha_i > 0.0 if y_i > 0 else alpha_i < C
 
 
-@jit_callee
-def curvature(q_ii, q_jj, q_ij, y_i, y_j):
+@njit(cache=True, inline="always")
+def curvature_of(q_ii, q_jj, q_ij, y_i, y_j):
     """k_ii + k_jj - 2 k_ij from Q entries (q_ij = y_i y_j k_ij), TAU when it is not positive."""
     value = q_ii + q_jj - 2.0 * y_i * y_j * q_ij
     return value if value > 0.0 else TAU
+
+
+@jit_callee
+def curvature(q_ii, q_jj, q_ij, y_i, y_j):
+    """curvature_of, out of line (see solve_pair)."""
+    return curvature_of(q_ii, q_jj, q_ij, y_i, y_j)
 
 
 @njit(cache=True, inline="always")
@@ -132,42 +138,45 @@ def segment_is_a_point(alpha_i, alpha_j, y_i, y_j, C):
     return low == high
 
 
+@njit(cache=True, inline="always")
+def pair_solution(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C):
+    """Exact minimiser over (alpha_i, alpha_j) on y_i a_i + y_j a_j = const, clipped to [0, C]^2
+    (Platt 1998, eqs. 16-18, in LIBSVM's Solver::Solve form with TAU for non-positive curvature).
+    LIBSVM's clipping with each test a pick between values, not a jump: both label cases are
+    computed and one kept, each value as LIBSVM's branches compute it."""
+    curvature_ij = curvature_of(q_ii, q_jj, q_ij, y_i, y_j)
+    opposite = y_i != y_j
+    delta = ((-gradient_i - gradient_j) if opposite else (gradient_i - gradient_j)) / curvature_ij
+    # y_i != y_j: alpha_i - alpha_j is kept
+    diff = alpha_i - alpha_j
+    ahead = diff > 0.0
+    o_i, o_j = alpha_i + delta, alpha_j + delta
+    j_low, i_low = ahead & (o_j < 0.0), (not ahead) & (o_i < 0.0)
+    o_i = diff if j_low else 0.0 if i_low else o_i
+    o_j = 0.0 if j_low else -diff if i_low else o_j
+    i_high, j_high = ahead & (o_i > C), (not ahead) & (o_j > C)
+    o_i = C if i_high else C + diff if j_high else o_i
+    o_j = C - diff if i_high else C if j_high else o_j
+    # y_i == y_j: alpha_i + alpha_j is kept
+    total = alpha_i + alpha_j
+    over = total > C
+    s_i, s_j = alpha_i - delta, alpha_j + delta
+    i_high, j_low = over & (s_i > C), (not over) & (s_j < 0.0)
+    s_i = C if i_high else total if j_low else s_i
+    s_j = total - C if i_high else 0.0 if j_low else s_j
+    j_high, i_low = over & (s_j > C), (not over) & (s_i < 0.0)
+    s_j = C if j_high else total if i_low else s_j
+    s_i = total - C if j_high else 0.0 if i_low else s_i
+    return (o_i if opposite else s_i), (o_j if opposite else s_j)
+
+
 @jit_callee
 def solve_pair(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C):
-    """Exact minimiser over (alpha_i, alpha_j) on y_i a_i + y_j a_j = const, clipped to [0, C]^2
-    (Platt 1998, eqs. 16-18, in LIBSVM's Solver::Solve form with TAU for non-positive curvature)."""
-    curvature_ij = curvature(q_ii, q_jj, q_ij, y_i, y_j)
-    if y_i != y_j:
-        delta = (-gradient_i - gradient_j) / curvature_ij
-        diff = alpha_i - alpha_j
-        alpha_i += delta
-        alpha_j += delta
-        if diff > 0.0:
-            if alpha_j < 0.0:
-                alpha_j, alpha_i = 0.0, diff
-        elif alpha_i < 0.0:
-            alpha_i, alpha_j = 0.0, -diff
-        if diff > 0.0:
-            if alpha_i > C:
-                alpha_i, alpha_j = C, C - diff
-        elif alpha_j > C:
-            alpha_j, alpha_i = C, C + diff
-    else:
-        delta = (gradient_i - gradient_j) / curvature_ij
-        total = alpha_i + alpha_j
-        alpha_i -= delta
-        alpha_j += delta
-        if total > C:
-            if alpha_i > C:
-                alpha_i, alpha_j = C, total - C
-        elif alpha_j < 0.0:
-            alpha_j, alpha_i = 0.0, total
-        if total > C:
-            if alpha_j > C:
-                alpha_j, alpha_i = C, total - C
-        elif alpha_i < 0.0:
-            alpha_i, alpha_j = 0.0, total
-    return alpha_i, alpha_j
+    """pair_solution, out of line: the solver loops call it (with it, curvature_of and snapped
+    inlined into them, smo_mod1's tests failed inside the compiled loop, "'descr' is NULL" on
+    returning to Python, numba 0.68); smo.first_taker inlines pair_solution, so that its loop
+    over a block runs in vector lanes."""
+    return pair_solution(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C)
 
 
 @njit(cache=True, inline="always")
@@ -178,16 +187,19 @@ def update_gradient(gradient, row_i, row_j, step_i, step_j, length):
         gradient[k] += step_i * row_i[k] + step_j * row_j[k]
 
 
-@jit_callee
-def snap_to_bounds(alpha_i, C):
+@njit(cache=True, inline="always")
+def snapped(alpha_i, C):
     """An alpha within BOUND_SNAP * C of a bound is put on it (Platt 1998, takeStep: "if (a2 < 1e-8)
     a2 = 0 else if (a2 > C - 1e-8) a2 = C"): the clipping arithmetic can leave an alpha one ulp
     inside the box, where every later test takes it for a free sample and the bias goes wrong."""
-    if alpha_i < BOUND_SNAP * C:
-        return 0.0
-    if alpha_i > C - BOUND_SNAP * C:
-        return C
-    return alpha_i
+    at_top = C if alpha_i > C - BOUND_SNAP * C else alpha_i
+    return 0.0 if alpha_i < BOUND_SNAP * C else at_top
+
+
+@jit_callee
+def snap_to_bounds(alpha_i, C):
+    """snapped, out of line (see solve_pair)."""
+    return snapped(alpha_i, C)
 
 
 @njit(cache=True)
