@@ -116,10 +116,12 @@ def step_and_scan(y, alpha, gradient, lam, qd, C, support):
 @njit(cache=True, inline="always")
 def multiplier(y_i, alpha_i, gradient_i, C, mean):
     """Eq. (4): u_i = G_i - y_i/N sum_J y_k G_k on J0 (a_i = 0), -G_i + y_i/N sum_J y_k G_k on
-    JC (a_i = C), 0 on J; ``mean`` = 1/N sum_J y_k G_k (step_and_scan's, N >= 1). Both sides
-    computed and one picked, no jump (see step_and_scan)."""
-    at_bound = gradient_i - y_i * mean if alpha_i <= 0.0 else -gradient_i + y_i * mean
-    return 0.0 if is_free(alpha_i, C) else at_bound
+    JC (a_i = C), 0 on J; ``mean`` = 1/N sum_J y_k G_k (step_and_scan's, N >= 1)."""
+    if is_free(alpha_i, C):
+        return 0.0
+    if alpha_i <= 0.0:
+        return gradient_i - y_i * mean
+    return -gradient_i + y_i * mean
 
 
 @jit_callee

@@ -680,14 +680,6 @@ def requested_row(provider, position, length):
 # remain.
 
 @njit(cache=True, inline="always")
-def clipped_pair(alpha, gradient, y, diag, i, j, q_ij, C):
-    """The new alphas of a step on (i, j): solve_pair's, snapped to the bounds."""
-    new_i, new_j = solve_pair(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j], diag[i],
-                              diag[j], q_ij, C)
-    return snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)
-
-
-@njit(cache=True, inline="always")
 def moves_enough(alpha_j, new_j, eps):
     """Platt 1998, takeStep's progress test: alpha_j moves by eps (relative) or more."""
     return not abs(new_j - alpha_j) < eps * (new_j + alpha_j + eps)
@@ -798,7 +790,9 @@ def next_examined(provider, s):
         if i == j or segment_is_a_point(alpha[i], alpha[j], y[i], y[j], C):
             return no_pair
         q_ij = entry(j, i) if rule == PLATT else entry(i, j)
-        new_i, new_j = clipped_pair(alpha, gradient, y, provider.diag, i, j, q_ij, C)
+        new_i, new_j = solve_pair(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j],
+                                  provider.diag[i], provider.diag[j], q_ij, C)
+        new_i, new_j = snap_to_bounds(new_i, C), snap_to_bounds(new_j, C)
         if not moves_enough(alpha[j], new_j, eps):  # Platt 1998, takeStep
             return no_pair
         return i, j, new_i, new_j, q_ij, no_row
