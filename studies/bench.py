@@ -903,9 +903,9 @@ def document(args, run, rows, sections, left):
          + f". tol {TOL:g}, shrinking, cache {CACHE_MB:g} MB for all. Median of {args.repeats} "
          f"interleaved fits ({args.short_repeats} of a contender whose fits all took less than "
          f"{args.short_fit:g} s of wall time); wall and process CPU time (all threads). SVC "
-         f"runs one thread; ours run 1 and {all_cores} numba threads (layer {threads['threading_layer']}, "
-         f"OMP_WAIT_POLICY={threads['omp_wait_policy']}, GOMP_SPINCOUNT="
-         f"{threads['gomp_spincount']})"
+         f"runs one thread; ours run 1 and {all_cores} numba threads (layer "
+         f"{threads['threading_layer']}, OMP_WAIT_POLICY={threads['omp_wait_policy']}, "
+         f"GOMP_SPINCOUNT={threads['gomp_spincount']})"
          + (", the slow solvers (" + ", ".join(sorted(SLOW_SOLVERS)) + ") 1 thread only"
             if args.slow_threads == "1" else "")
          + f"; oneDAL's SVC runs its own threads (all cores); numpy's "
