@@ -686,6 +686,30 @@ def moves_enough(alpha_j, new_j, eps):
 
 
 SCAN_BLOCK = 256  # candidates first_taker judges before it reads their marks
+FIRST_BLOCK = 8  # first_listed_taker's first block (the non-bound samples)
+
+
+@njit(cache=True, inline="always")
+def judged(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C, eps, same):
+    """propose's verdict on candidate i for the examined sample j, as a mark: 0 when it requests
+    no entry (``same``: i == j, or L == H), 1 when the step would not move alpha_j by eps
+    (relative), 2 when it would (pair_solution's clipping picked, not branched)."""
+    _, new_j = pair_solution(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj,
+                             q_ij, C)
+    point = same | segment_is_a_point(alpha_i, alpha_j, y_i, y_j, C)
+    progress = moves_enough(alpha_j, snapped(new_j, C), eps)
+    return 0.0 if point else 2.0 if progress else 1.0
+
+
+@njit(cache=True, inline="always")
+def marked_taker(marks, length, asked):
+    """(the first t < length marked 2 or -1, asked + the entries requested before it: one per
+    candidate marked 1)."""
+    for t in range(length):
+        if marks[t] == 2.0:
+            return t, asked
+        asked += int(marks[t])
+    return -1, asked
 
 
 @jit_callee
@@ -693,33 +717,46 @@ def first_taker(y, alpha, gradient, diag, row, j, lo, hi, C, eps, marks):
     """Platt 1998, examineExample's loop over all samples, over positions [lo, hi), for the
     examined sample j whose Q row ``row`` the cache holds whole: (the first i whose takeStep with
     j makes progress, or -1; the kernel entries requested before it). Here a block of
-    candidates is judged in one loop over the arrays (``marks``: 0 when propose requests no
-    entry, i == j or L == H; 1 no progress; 2 progress), then read in order: the same taker and
-    the same requests as next_examined's propose one candidate after the other, each a call and
-    an entry request. On a stratified sample of 10,000 of ijcnn1's samples at C 128, gamma 2
-    (839 million of the fit's 900 million candidates in this loop, every entry from the
-    examined sample's row) the fit took 15.2 s of CPU with propose, 5.1 s with this (same steps,
-    counts and bits; 2.5 ns a candidate, pair_solution's clipping picked, not branched, in vector
-    lanes; issue 42)."""
+    candidates is judged in one loop over the arrays (``marks``: judged's), then read in order:
+    the same taker and the same requests as next_examined's propose one candidate after the
+    other, each a call and an entry request. On a stratified sample of 10,000 of ijcnn1's
+    samples at C 128, gamma 2 (839 million of the fit's 900 million candidates in this loop,
+    every entry from the examined sample's row) the fit took 15.2 s of CPU with propose, 5.1 s
+    with this (same steps, counts and bits; 2.5 ns a candidate, in vector lanes; issue 42)."""
     block = min(SCAN_BLOCK, marks.shape[0])
     asked = 0
     for first in range(lo, hi, block):
         end = min(hi, first + block)
         # views of the block, so that the loop over it runs in vector lanes
         alphas, gradients, labels = alpha[first:end], gradient[first:end], y[first:end]
-        diagonal, entries, judged = diag[first:end], row[first:end], marks[:end - first]
+        diagonal, entries, verdicts = diag[first:end], row[first:end], marks[:end - first]
         for t in range(end - first):
-            _, new_j = pair_solution(alphas[t], alpha[j], gradients[t], gradient[j], labels[t],
-                                     y[j], diagonal[t], diag[j], np.float64(entries[t]), C)
-            new_j = snapped(new_j, C)
-            point = (first + t == j) | segment_is_a_point(alphas[t], alpha[j], labels[t], y[j],
-                                                          C)
-            progress = moves_enough(alpha[j], new_j, eps)
-            judged[t] = 0.0 if point else 2.0 if progress else 1.0
+            verdicts[t] = judged(alphas[t], alpha[j], gradients[t], gradient[j], labels[t], y[j],
+                                 diagonal[t], diag[j], np.float64(entries[t]), C, eps,
+                                 first + t == j)
+        taker, asked = marked_taker(verdicts, end - first, asked)
+        if taker >= 0:
+            return first + taker, asked
+    return -1, asked
+
+
+@jit_callee
+def first_listed_taker(y, alpha, gradient, diag, row, j, listed, C, eps, marks):
+    """first_taker over the samples ``listed`` (positions, in that order): Platt's loop over the
+    non-bound samples, judged from their gathered values in blocks of FIRST_BLOCK, then twice as
+    many each time up to SCAN_BLOCK, so that a partner found early costs few verdicts."""
+    most = min(SCAN_BLOCK, marks.shape[0])
+    asked, first, block = 0, 0, min(FIRST_BLOCK, most)
+    while first < listed.shape[0]:
+        end = min(listed.shape[0], first + block)
         for t in range(end - first):
-            if judged[t] == 2.0:
-                return first + t, asked
-            asked += int(judged[t])
+            i = listed[first + t]
+            marks[t] = judged(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j], diag[i],
+                              diag[j], np.float64(row[i]), C, eps, i == j)
+        taker, asked = marked_taker(marks, end - first, asked)
+        if taker >= 0:
+            return listed[first + taker], asked
+        first, block = end, min(2 * block, most)
     return -1, asked
 
 
@@ -839,6 +876,21 @@ def next_examined(provider, s):
                         return propose(taker, i2)
                 return no_pair
             first = np.searchsorted(free[:n_free], start)
+            if stage == 1 and n_free > 1 and whole_row(i2):
+                # the non-bound samples: the first proposed, the others judged in blocks
+                head = first % n_free
+                pair = propose(free[head], i2)
+                if pair[0] >= 0:
+                    return pair
+                at = provider.cache.offset[i2]
+                row = provider.cache.pool[at:at + n]
+                for listed in (free[head + 1:n_free], free[:head]):
+                    taker, asked = first_listed_taker(y, alpha, gradient, provider.diag, row, i2,
+                                                      listed, C, eps, work)
+                    provider.counters[REQUESTED] += asked
+                    if taker >= 0:
+                        return propose(taker, i2)
+                continue
             for offset in range((1 if n_free > 1 else 0) if stage == 0
                                 else (n_free if stage == 1 else n)):
                 if stage == 0:
@@ -1132,7 +1184,11 @@ def solve_each(providers, alpha_init, shrinking, shrink_rules, C, tol, eps, max_
     (one problem after the other), per problem (bias, objective, violation), and the integers
     SIZE .. REQUESTS + 1 (the last two: the solver's requests for G_bar and reconstruction),
     then the iterations run on one thread and on all (``threads``: solver_loop)."""
-    sizes = np.array([provider.signs.shape[0] for provider in providers])
+    # a loop, not a list comprehension: with one over a typed List, numba 0.68.1 dropped later
+    # stores into a namedtuple's array field in this function (like numba issue 7595)
+    sizes = np.empty(len(providers), dtype=np.int64)
+    for k in range(len(providers)):
+        sizes[k] = providers[k].signs.shape[0]
     alpha_out = np.empty(sizes.sum())
     reals = np.empty((len(providers), 3))
     ints = np.zeros((len(providers), THREAD_ITERATIONS + 2), dtype=np.int64)

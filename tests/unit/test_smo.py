@@ -25,7 +25,7 @@ from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC
 from svmbench.solvers import get_solver
 from svmbench.solvers.kkt import kkt_violation
-from svmbench.solvers.smo import SCAN_BLOCK, first_taker
+from svmbench.solvers.smo import SCAN_BLOCK, first_listed_taker, first_taker
 from svmbench.solvers.smo_step import (
     bias_from_gradient,
     segment_is_a_point,
@@ -192,12 +192,12 @@ def test_a_pair_whose_segment_is_a_point_never_moves(share_i, share_j, y_i, y_j,
 
 
 @njit
-def taker_one_by_one(y, alpha, gradient, diag, row, j, lo, hi, C, eps):
-    """Platt's last examineExample loop as propose runs it, one candidate after the other: the
-    first i in [lo, hi) whose step with j moves alpha_j by eps (relative), and the entries
+def taker_one_by_one(y, alpha, gradient, diag, row, j, candidates, C, eps):
+    """Platt's examineExample loops as propose runs them, one candidate after the other: the
+    first i of ``candidates`` whose step with j moves alpha_j by eps (relative), and the entries
     requested before it (none for i == j or L == H)."""
     asked = 0
-    for i in range(lo, hi):
+    for i in candidates:
         if i == j or segment_is_a_point(alpha[i], alpha[j], y[i], y[j], C):
             continue
         _, new_j = solve_pair(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j], diag[i],
@@ -214,6 +214,23 @@ def taker_in_blocks(y, alpha, gradient, diag, row, j, lo, hi, C, eps, marks):
     return first_taker(y, alpha, gradient, diag, row, j, lo, hi, C, eps, marks)
 
 
+@njit
+def listed_taker(y, alpha, gradient, diag, row, j, listed, C, eps, marks):
+    return first_listed_taker(y, alpha, gradient, diag, row, j, listed, C, eps, marks)
+
+
+def examined_sample(seed, n, bound_share, C):
+    """A random examination: labels, alphas (a share on the bounds), G, Q's diagonal (ones), the
+    examined sample's row, its position j and next_examined's work vector (2 n + 2 entries)."""
+    rng = np.random.default_rng(seed)
+    y = rng.choice([-1.0, 1.0], size=n)
+    alpha = np.where(rng.random(n) < bound_share, rng.choice([0.0, C], size=n),
+                     rng.random(n) * C)
+    gradient, diag = rng.normal(size=n), np.ones(n)
+    row = rng.uniform(-1.0, 1.0, size=n).astype(np.float32)
+    return rng, (y, alpha, gradient, diag, row, int(rng.integers(n))), np.empty(2 * n + 2)
+
+
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 3 * SCAN_BLOCK),
        eps=st.sampled_from([1e-12, 1e-3, 0.5, 1e9]), bound_share=st.floats(0.0, 1.0))
@@ -222,19 +239,29 @@ def test_platts_loop_in_blocks_takes_the_first_taker_with_the_same_requests(seed
     """first_taker (Platt's loop over all samples, judged SCAN_BLOCK candidates at a time) names
     the candidate and counts the requested entries that one propose after the other would, over
     any range [lo, hi), the examined sample inside it or not."""
-    rng = np.random.default_rng(seed)
     C = 4.0
-    y = rng.choice([-1.0, 1.0], size=n)
-    alpha = np.where(rng.random(n) < bound_share, rng.choice([0.0, C], size=n),
-                     rng.random(n) * C)
-    gradient, diag = rng.normal(size=n), np.ones(n)
-    row = rng.uniform(-1.0, 1.0, size=n).astype(np.float32)
-    j = int(rng.integers(n))
+    rng, examination, marks = examined_sample(seed, n, bound_share, C)
     lo = int(rng.integers(n))
     hi = int(rng.integers(lo, n + 1))
-    marks = np.empty(2 * n + 2)  # next_examined's work vector: 2 n + 2 entries at the least
-    assert taker_in_blocks(y, alpha, gradient, diag, row, j, lo, hi, C, eps, marks) == \
-        taker_one_by_one(y, alpha, gradient, diag, row, j, lo, hi, C, eps)
+    assert taker_in_blocks(*examination, lo, hi, C, eps, marks) == \
+        taker_one_by_one(*examination, np.arange(lo, hi), C, eps)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 3 * SCAN_BLOCK),
+       eps=st.sampled_from([1e-12, 1e-3, 0.5, 1e9]), bound_share=st.floats(0.0, 1.0),
+       listed_share=st.floats(0.0, 1.0))
+def test_platts_loop_over_listed_samples_in_blocks_takes_the_same_first_taker(
+        seed, n, eps, bound_share, listed_share):
+    """first_listed_taker (Platt's loop over the non-bound samples, judged in growing blocks from
+    their gathered values) names the candidate and counts the requested entries that one propose
+    after the other would, over any increasing list of positions, the examined sample in it or
+    not."""
+    C = 4.0
+    rng, examination, marks = examined_sample(seed, n, bound_share, C)
+    listed = np.flatnonzero(rng.random(n) < listed_share).astype(np.int64)
+    assert listed_taker(*examination, listed, C, eps, marks) == \
+        taker_one_by_one(*examination, listed, C, eps)
 
 
 def test_platt_refusals_are_stalled():
