@@ -39,6 +39,7 @@ from sklearn.metrics.pairwise import pairwise_kernels
 from svmbench.kernels.fixed_order import (
     dense_weighted_sums,
     gathered_sums,
+    shared_member_sums,
     weighted_provider_sums,
     weighted_row_sums,
 )
@@ -57,6 +58,10 @@ from svmbench.solvers.base import (
 # rounding of one Q entry stored in single precision (LIBSVM's Qfloat), relative
 FLOAT32_UNIT = 2.0 ** -24
 FLOAT64_UNIT = 2.0 ** -53
+# precomputed_sums: a class pair's points that read each of their columns this many times or
+# more on average share one copy of the columns (a column's copy costs about as much as reading
+# it where it lies two or three times; measured on gs2008 Table VII's grid searches)
+SHARED_READS = 3
 # feasibility: bounds met to this relative slack; y'a = 0 and sum a = 1 to this, relative to |a|_1
 BOUND_SLACK = 1e-12
 EQUALITY_SLACK = 1e-9
@@ -201,27 +206,58 @@ def pair_sums(X, points, kernel, gamma, coef0, degree):
 
 
 def precomputed_sums(gram, points):
-    """:func:`pair_sums` over a given kernel matrix, read, no entry computed: every pair's sums
-    in one call of svmbench.kernels.fixed_order.gathered_sums, which reads each pair's entries
-    where they lie (a grid search certifies thousands of fits of up to hundreds of pairs on one
-    matrix, where a copy of each pair's rows cost more than its fit).
+    """:func:`pair_sums` over a given kernel matrix, read, no entry computed. The points of one
+    class pair (the same members array: a grid search's C values) that read each of their columns
+    SHARED_READS times or more on average sum over one transposed copy of those columns
+    (svmbench.kernels.fixed_order.shared_member_sums); the other points in one call of
+    gathered_sums, which reads each entry where it lies (a single fit: the copy would cost more
+    than its sums). Both sum each point in one fixed order: the same bits either way.
     The magnitudes are bounded by max_k |K_kk| |coefficients|_1 (|K_ij| <= sqrt(K_ii K_jj) for a
     kernel matrix): in float64 the allowance they enter is negligible."""
-    used = [np.flatnonzero(point.coefficients) for point in points]
-    members = np.concatenate([point.members for point in points])
-    starts = np.cumsum([0] + [point.members.shape[0] for point in points])
-    column_starts = np.cumsum([0] + [columns.shape[0] for columns in used])
-    columns = np.concatenate([point.members[columns] for point, columns in zip(points, used)])
-    weights = np.concatenate([point.coefficients[columns] for point, columns in zip(points, used)])
-    sums = np.zeros(members.shape[0])
-    gathered_sums(np.asarray(gram, dtype=np.float64), members.astype(np.intp),
-                  starts.astype(np.intp), columns.astype(np.intp),
-                  weights.astype(np.float64), column_starts.astype(np.intp), sums)
+    gram = np.asarray(gram, dtype=np.float64)
+    sizes = [point.members.shape[0] for point in points]
+    starts = np.cumsum([0] + sizes)
+    sums = np.zeros(starts[-1])
+    alone = []
+    for group in same_members(points):
+        m = sizes[group[0]]
+        coefficients = np.concatenate([points[p].coefficients for p in group], dtype=np.float64)
+        nonzero = np.flatnonzero(coefficients)
+        read = np.zeros(m, dtype=bool)
+        read[nonzero % m] = True
+        if nonzero.shape[0] < SHARED_READS * np.count_nonzero(read):
+            alone += group
+            continue
+        shared = np.empty(len(group) * m)
+        shared_member_sums(gram, points[group[0]].members.astype(np.intp), nonzero % m,
+                           coefficients[nonzero],
+                           np.searchsorted(nonzero, np.arange(len(group) + 1) * m), shared)
+        for k, p in enumerate(group):
+            sums[starts[p]:starts[p + 1]] = shared[k * m:(k + 1) * m]
+    if alone:
+        members = np.concatenate([points[p].members for p in alone]).astype(np.intp)
+        coefficients = np.concatenate([points[p].coefficients for p in alone], dtype=np.float64)
+        nonzero = np.flatnonzero(coefficients)
+        alone_starts = np.cumsum([0] + [sizes[p] for p in alone])
+        gathered = np.zeros(members.shape[0])
+        gathered_sums(gram, members, alone_starts.astype(np.intp), members[nonzero],
+                      coefficients[nonzero], np.searchsorted(nonzero, alone_starts), gathered)
+        for k, p in enumerate(alone):
+            sums[starts[p]:starts[p + 1]] = gathered[alone_starts[k]:alone_starts[k + 1]]
     largest = float(np.abs(np.diagonal(gram)).max())
     magnitudes = np.concatenate([np.full(point.members.shape[0],
                                          largest * float(np.abs(point.coefficients).sum()))
                                  for point in points])
     return sums, magnitudes, [0] * len(points)
+
+
+def same_members(points):
+    """The positions of ``points`` grouped by their members array (one object for a class pair's
+    fits at every C of a grid search), in order of first appearance."""
+    groups = {}
+    for position, point in enumerate(points):
+        groups.setdefault(id(point.members), []).append(position)
+    return list(groups.values())
 
 
 def kernel_diagonal(X, rows, kernel, gamma, coef0, degree):

@@ -1122,7 +1122,7 @@ def smo_result(variant, tol, alpha, bias, iterations, converged, objective, viol
     if variant == "smo_wss2":
         trace = {"requested_gradient_bar": int(requests[GRADIENT_BAR]),
                  "requested_reconstruction": int(requests[RECONSTRUCTION]),
-                 "requested_working_set": int(requested - requests.sum()),
+                 "requested_working_set": int(requested - sum(requests)),
                  "iterations_by_threads": threads_used}
     return make_result(alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
                        violation, tol if variant == "smo_wss2" else 2.0 * tol, requested,
@@ -1236,13 +1236,14 @@ def solve_wss2_many(providers, params, alpha_init=None):
             wss2_parallel_from(), threads.array)
     finally:
         threads.close()
-    ends = np.cumsum(ints[:, SIZE])
-    return [smo_result("smo_wss2", tol, alpha[end - size:end], bias, counts_[ITERATIONS],
+    ends = np.cumsum(ints[:, SIZE]).tolist()
+    # Python numbers, read pair by pair (numpy scalars cost more than the rest of a result)
+    return [smo_result("smo_wss2", tol, alpha[end - counts_[SIZE]:end], bias, counts_[ITERATIONS],
                        counts_[CONVERGED], objective, violation, counts_[REQUESTED_],
                        counts_[COMPUTED_], counts_[REQUESTS:THREAD_ITERATIONS],
                        threads_used=threads.counts(counts_[THREAD_ITERATIONS:]))
-            for end, size, (bias, objective, violation), counts_
-            in zip(ends, ints[:, SIZE], reals, ints)]
+            for end, (bias, objective, violation), counts_
+            in zip(ends, reals.tolist(), ints.tolist())]
 
 
 @register_solver("smo_wss2")

@@ -21,6 +21,7 @@ from svmbench.kernels.fixed_order import (
     gathered_sums,
     nonzero_weights,
     ordered_dot,
+    shared_member_sums,
     weighted_pair_sums,
     weighted_provider_sums,
 )
@@ -77,6 +78,31 @@ def test_gathered_sums_by_row_are_the_documented_order_bit_for_bit(seed, n, n_cl
     sums = np.full(members.shape[0], math.nan)
     gathered_sums(gram, members, starts, columns, weights, column_starts, sums)
     expected = documented_sums(gram, members, starts, columns, weights, column_starts)
+    assert sums.tobytes() == expected.tobytes()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 120), n_points=st.integers(1, 12))
+def test_a_pairs_points_summed_over_one_copy_are_the_documented_order_bit_for_bit(
+        seed, n, n_points):
+    """shared_member_sums (a class pair's fits at several C values over one transposed copy of
+    the entries they read) is gathered_sums' order for each point: members in any order, each
+    point's columns any subset of them in any order (none included)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    gram = np.exp(-0.5 * ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2))
+    gram += rng.normal(size=(n, n)) * 1e-3  # not symmetric: the copy must transpose, not mirror
+    members = rng.permutation(n)[:rng.integers(1, n + 1)].astype(np.intp)
+    m = members.shape[0]
+    local = [rng.permutation(m)[:rng.integers(0, m + 1)] for _ in range(n_points)]
+    columns = np.concatenate(local).astype(np.intp)
+    weights = rng.normal(size=columns.shape[0]) * 10.0 ** rng.integers(-3, 4)
+    column_starts = np.cumsum([0] + [part.shape[0] for part in local]).astype(np.intp)
+    sums = np.full(n_points * m, math.nan)
+    shared_member_sums(gram, members, columns, weights, column_starts, sums)
+    expected = documented_sums(gram, np.tile(members, n_points),
+                               np.arange(n_points + 1, dtype=np.intp) * m, members[columns],
+                               weights, column_starts)
     assert sums.tobytes() == expected.tobytes()
 
 

@@ -518,16 +518,17 @@ def batch_of_fits(seed, n_classes, n, log2_Cs, lying=()):
     """(X, classes, fits): one fit per C of ``log2_Cs`` over the one-vs-one pairs of a random
     problem, each pair's point random and feasible, claimed stopped at max_iter (judged, not
     refuted) or, for the fits in ``lying``, claimed optimal (refuted: a random point is no
-    optimum)."""
+    optimum). Every fit's pair holds the first fit's members array, as an estimator's fits on one
+    matrix do (the referee sums such points over one copy of the entries they read)."""
     rng = np.random.default_rng(seed)
     X, _ = random_problem(seed, n)
     classes = rng.permutation(np.arange(n) % n_classes)
     fits = []
     for index, log2_C in enumerate(log2_Cs):
         claim, reason = (CONVERGED, OPTIMAL) if index in lying else (MAX_ITER, MAX_ITER)
-        points = [Point(p.members, p.labels, p.alpha, p.coefficients, p.bias, p.C, p.tolerance,
-                        claim, reason, math.nan)
-                  for p in one_vs_one_points(classes, 2.0 ** log2_C, rng)]
+        points = [Point(fits[0].points[pair].members if fits else p.members, p.labels, p.alpha,
+                        p.coefficients, p.bias, p.C, p.tolerance, claim, reason, math.nan)
+                  for pair, p in enumerate(one_vs_one_points(classes, 2.0 ** log2_C, rng))]
         fits.append(Fit("liar", PROBLEMS["csvc"], points, 1e-12, f"C={2.0 ** log2_C!r}"))
     return X, fits
 
