@@ -223,13 +223,14 @@ def precomputed_sums(gram, points):
         m = sizes[group[0]]
         coefficients = np.concatenate([points[p].coefficients for p in group], dtype=np.float64)
         nonzero = np.flatnonzero(coefficients)
+        positions = nonzero % m  # in the pair's members
         read = np.zeros(m, dtype=bool)
-        read[nonzero % m] = True
+        read[positions] = True
         if nonzero.shape[0] < SHARED_READS * np.count_nonzero(read):
             alone += group
             continue
         shared = np.empty(len(group) * m)
-        shared_member_sums(gram, points[group[0]].members.astype(np.intp), nonzero % m,
+        shared_member_sums(gram, points[group[0]].members.astype(np.intp), positions,
                            coefficients[nonzero],
                            np.searchsorted(nonzero, np.arange(len(group) + 1) * m), shared)
         for k, p in enumerate(group):

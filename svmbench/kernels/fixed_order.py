@@ -105,7 +105,6 @@ def dense_weighted_sums(dense, by_feature, sqnorm, used, weights, kind, gamma, c
 
 
 TILE = 4  # entries of one pair summed together, sharing each column's index and weight
-GATHER_ROWS = 8  # rows of a block gathered together: a cache line of each column's values
 
 
 @njit(cache=True)
@@ -177,22 +176,11 @@ def shared_member_sums(gram, members, columns, weights, column_starts, sums):
     twelve C values share most support vectors) this costs a fraction of reading each entry
     where it lies."""
     m = members.shape[0]
-    slots = np.full(m, -1, dtype=np.intp)
-    for j in range(columns.shape[0]):
-        slots[columns[j]] = 0
-    n_used = 0
-    for position in range(m):  # the used members in their order in ``members``
-        if slots[position] == 0:
-            slots[position] = n_used
-            n_used += 1
-    used = np.empty(n_used, dtype=np.intp)
-    for position in range(m):
-        if slots[position] >= 0:
-            used[slots[position]] = members[position]
-    transposed = transposed_gather(gram, members, used)
-    column_slots = np.empty(columns.shape[0], dtype=np.intp)
-    for j in range(columns.shape[0]):
-        column_slots[j] = slots[columns[j]]
+    read = np.zeros(m, dtype=np.intp)
+    read[columns] = 1
+    slots = np.cumsum(read) - 1  # a read position's row in the copy, in the order of ``members``
+    transposed = transposed_gather(gram, members, members[read == 1])
+    column_slots = slots[columns]
     accumulators = np.empty((4, m))
     for point in range(column_starts.shape[0] - 1):
         sums_by_columns(transposed, column_slots, weights, column_starts[point],
