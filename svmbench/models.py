@@ -39,7 +39,7 @@ from svmbench.referee import (
     precision_unit,
     problem_named,
 )
-from svmbench.solvers.base import FAULTS, SOLVERS
+from svmbench.solvers.base import FAULTS, OPTIMAL, SOLVERS
 from svmbench.solvers.plugins import builtin_specs, get_many_solver, get_solver
 
 KERNEL_PARAMS = ("kernel", "gamma", "coef0", "degree")
@@ -631,6 +631,19 @@ class SMOSVC(KernelSVC):
         alphas = np.zeros((initial.shape[0], y_index.shape[0]))
         alphas[:, self.support_] = initial
         return alphas
+
+    def same_model_above_C(self):
+        """Whether the next fit, at a larger C on the same data, would return this model (a grid
+        over ascending C then knows its errors without it): a warm start, and every class pair
+        claimed convergence with no alpha at C. Such an alpha is a KKT point of every box
+        [0, C'], C' > C, with the same sets I_up and I_low, and the next fit starts from it
+        unscaled: its G, Q alpha - 1 computed anew, differs from the G this fit stopped on by
+        rounding, so it stops before its first step, with the same alphas (unless this fit's
+        stopping test m(a) - M(a) < tol held within rounding of tol) and the bias from the
+        same free samples, equal to rounding."""
+        check_is_fitted(self)
+        return self.warm_start and all(r.reason == OPTIMAL and not np.any(r.alpha >= self.C)
+                                       for r in self.fit_results_)
 
 
 @declared("hm_svm")

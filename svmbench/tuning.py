@@ -8,7 +8,9 @@ Two ways to fill the table of validation errors (grid point x inner fold), same 
   distances are computed once; per (inner fold, gamma) one kernel matrix serves every C and every
   one-vs-one class pair (``kernel="precomputed"``), and consecutive C values (ascending) warm-start
   from the previous solution where the estimator has ``warm_start``; there the class pairs'
-  blocks and Q-matrices are built once per inner fold and refilled at every gamma; the referee
+  blocks and Q-matrices are built once per inner fold and refilled at every gamma, and once the
+  estimator says a larger C would return the same model (``same_model_above_C``: no alpha at C),
+  the larger C of that gamma take its validation error without a fit; the referee
   certifies the fits of one (inner fold, gamma) together, after the last C (svmbench.referee.Batch:
   one pass over the kernel matrix for every C, the same bits as one fit at a time; a refuted fit
   fails the search as it did alone).
@@ -141,15 +143,27 @@ def shared_errors(algorithm, points, X, y, inner_folds, scale):
                 fit_params = {"blocks": blocks}
             if "referee" in inspect.signature(estimator.fit).parameters:
                 fit_params["referee"] = Batch(f" of inner fold {fold}, gamma={gamma!r}")
-            for index in sorted(indices, key=lambda i: points[i].get("C", 0.0)):
+            chain = sorted(indices, key=lambda i: points[i].get("C", 0.0))
+            for position, index in enumerate(chain):
                 tuned = {k: v for k, v in points[index].items() if k != "gamma"}
                 estimator.set_params(**tuned)
                 errors[index, fold], spent = timed_error(estimator, K_fit, y_fit, K_check, y_check,
                                                          **fit_params)
                 seconds += spent
+                if set(tuned) == {"C"} and same_model_above_C(estimator):
+                    errors[chain[position + 1:], fold] = errors[index, fold]
+                    break
             if "referee" in fit_params:
                 fit_params["referee"].certify()
     return errors, seconds
+
+
+def same_model_above_C(estimator):
+    """Whether the estimator says its next fit at a larger C would return its model (SMOSVC.
+    same_model_above_C: a warm-started C-SVC whose alphas are all below C; its bias equal to
+    rounding, so a validation sample would flip only with its decision value that close to 0)."""
+    said = getattr(estimator, "same_model_above_C", None)
+    return said is not None and said()
 
 
 def shared_blocks(blocks, gram):

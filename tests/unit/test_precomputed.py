@@ -286,6 +286,61 @@ def test_solve_many_refuses_an_infeasible_start_and_a_one_class_problem():
         solve_wss2_many(providers, {"C": 1.0})
 
 
+@given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3]),
+       gamma=st.sampled_from([0.5, 2.0, 8.0]), precomputed=st.booleans())
+@settings(max_examples=10, deadline=None)
+def test_where_same_model_above_C_says_so_a_larger_C_returns_the_same_model(seed, classes, gamma,
+                                                                           precomputed):
+    """SMOSVC.same_model_above_C: when it holds, the next fit (a larger C, same data) takes no
+    step and returns the alphas bit for bit and the bias to rounding (from G computed anew); it
+    never holds with an alpha at C."""
+    X, y = problem(seed, n=60, classes=classes)
+    data = rbf_kernel(X, gamma=gamma) if precomputed else X
+    model = SMOSVC(kernel="precomputed" if precomputed else "rbf", gamma=gamma, warm_start=True)
+    said, before = False, None
+    for C in 2.0 ** np.arange(-1, 13, 2):
+        model.set_params(C=C).fit(data, y)
+        if said:
+            np.testing.assert_array_equal(model.dual_coef_, before[0])
+            np.testing.assert_allclose(model.intercept_, before[1], rtol=1e-12, atol=1e-14)
+            assert model.n_iter_.tolist() == [0] * len(model.n_iter_)
+        said = model.same_model_above_C()
+        if np.any(np.abs(model.dual_coef_) >= C):
+            assert not said
+        before = model.dual_coef_.copy(), model.intercept_.copy()
+
+
+def test_same_model_above_C_holds_for_a_warm_start_with_no_alpha_at_C():
+    X, y = problem(1, n=60, classes=2)
+    gram = rbf_kernel(X, gamma=8.0)
+    warm = SMOSVC(kernel="precomputed", C=1e4, warm_start=True).fit(gram, y)
+    assert np.abs(warm.dual_coef_).max() < 1e4 and warm.same_model_above_C()
+    assert not SMOSVC(kernel="precomputed", C=1e4).fit(gram, y).same_model_above_C()  # cold
+    bounded = SMOSVC(kernel="precomputed", C=1e-2, warm_start=True).fit(gram, y)
+    assert np.abs(bounded.dual_coef_).max() == 1e-2 and not bounded.same_model_above_C()
+
+
+@given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3]))
+@settings(max_examples=6, deadline=None)
+def test_the_grid_takes_the_errors_a_larger_C_would_give_without_fitting_it(seed, classes):
+    """Where SMOSVC.same_model_above_C holds, the grid fills the larger C of that gamma with its
+    error and fits no more: the same table, bit for bit, as fitting every point."""
+    X, y = problem(seed, n=90, classes=classes)
+    inner = kfold_indices(y, 3, 0)
+    algorithm = {"name": "smo_wss2", "gamma": 1.0, "C": 1.0}
+    points = parameter_grid({"gamma_log2": [-1, 3], "C_log2": [-1, 9]}, algorithm)
+    fits = []
+    fit = SMOSVC.fit
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(SMOSVC, "fit", lambda self, *a, **k: fits.append(1) or fit(self, *a, **k))
+        skipping, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
+        fitted_skipping = len(fits)
+        patch.setattr(SMOSVC, "same_model_above_C", lambda self: False)
+        every, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
+    np.testing.assert_array_equal(skipping, every)
+    assert len(fits) - fitted_skipping == every.size > fitted_skipping
+
+
 def test_a_warm_refit_checks_new_labels_and_a_new_prediction_matrix():
     """The grid's refits skip scikit-learn's checks only for the kept Gram matrix with the same
     labels, and the prediction matrix last checked: new labels give the cold model of those
@@ -369,7 +424,8 @@ def test_a_grid_search_certifies_every_inner_fit_together_with_the_bits_of_each_
     together = referee.certify_fits
     monkeypatch.setattr(referee, "certify_fits", certify_and_compare)
     errors, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
-    assert batches == [5] * (4 * 3)  # 5 C values per (gamma, inner fold)
+    # the C values fitted per (gamma, inner fold): 5 but those a smaller C's model stands for
+    assert len(batches) == 4 * 3 and all(1 <= fits <= 5 for fits in batches)
     assert errors.shape == (len(points), 3)
 
 
