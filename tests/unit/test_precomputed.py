@@ -427,6 +427,10 @@ def test_a_grid_search_certifies_every_inner_fit_together_with_the_bits_of_each_
     # the C values fitted per (gamma, inner fold): 5 but those a smaller C's model stands for
     assert len(batches) == 4 * 3 and all(1 <= fits <= 5 for fits in batches)
     assert errors.shape == (len(points), 3)
+    batches.clear()
+    monkeypatch.setattr(SMOSVC, "same_model_above_C", lambda self: False)
+    shared_errors(algorithm, points, X, y, inner, scale=True)
+    assert batches == [5] * (4 * 3)  # every C fitted: 5 C values per (gamma, inner fold)
 
 
 def test_a_refuted_inner_fit_fails_the_grid_search_naming_its_grid_point(monkeypatch):
