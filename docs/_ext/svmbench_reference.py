@@ -144,7 +144,8 @@ RECORD_FIELDS = {
     # tuning
     "selected_gamma": "gamma chosen by the grid search", "selected_C": "C chosen by it",
     "inner_cv_error": "its mean validation error at the chosen point",
-    "inner_trainings": "validation errors of the grid search (points x inner folds)",
+    "inner_trainings": "validation errors the grid search stands for (points x inner folds; "
+                       "it fits fewer)",
     "tuned_on": "samples it ran on",
     "tuned_with": "the algorithm whose validation error chose",
     "tuning_key": "the search's key, shared by the cells that took its point",

@@ -184,7 +184,7 @@ def test_the_shared_kernel_grid_gives_the_naive_grids_errors(algorithm, toleranc
     X, y = problem(7, n=90, classes=3)
     inner = kfold_indices(y, 3, 0)
     points = parameter_grid({"gamma_log2": [-3, 1], "C_log2": [-1, 3]}, algorithm)
-    shared, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
+    shared, _ = shared_errors(algorithm, points, X, y, inner, scale=True, prune=False)
     naive, _ = naive_errors(algorithm, points, X, y, inner, scale=True)
     assert shared.shape == naive.shape == (len(points), 3)
     # the warm start stops at another point within tol: a validation sample may flip
@@ -333,10 +333,10 @@ def test_the_grid_takes_the_errors_a_larger_C_would_give_without_fitting_it(seed
     fit = SMOSVC.fit
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(SMOSVC, "fit", lambda self, *a, **k: fits.append(1) or fit(self, *a, **k))
-        skipping, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
+        skipping, _ = shared_errors(algorithm, points, X, y, inner, scale=True, prune=False)
         fitted_skipping = len(fits)
         patch.setattr(SMOSVC, "same_model_above_C", lambda self: False)
-        every, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
+        every, _ = shared_errors(algorithm, points, X, y, inner, scale=True, prune=False)
     np.testing.assert_array_equal(skipping, every)
     assert len(fits) - fitted_skipping == every.size > fitted_skipping
 
@@ -423,13 +423,13 @@ def test_a_grid_search_certifies_every_inner_fit_together_with_the_bits_of_each_
 
     together = referee.certify_fits
     monkeypatch.setattr(referee, "certify_fits", certify_and_compare)
-    errors, _ = shared_errors(algorithm, points, X, y, inner, scale=True)
+    errors, _ = shared_errors(algorithm, points, X, y, inner, scale=True, prune=False)
     # the C values fitted per (gamma, inner fold): 5 but those a smaller C's model stands for
     assert len(batches) == 4 * 3 and all(1 <= fits <= 5 for fits in batches)
     assert errors.shape == (len(points), 3)
     batches.clear()
     monkeypatch.setattr(SMOSVC, "same_model_above_C", lambda self: False)
-    shared_errors(algorithm, points, X, y, inner, scale=True)
+    shared_errors(algorithm, points, X, y, inner, scale=True, prune=False)
     assert batches == [5] * (4 * 3)  # every C fitted: 5 C values per (gamma, inner fold)
 
 
