@@ -49,7 +49,9 @@ from svmbench.referee import Batch
 KERNEL_PARAMS = ("kernel", "coef0", "degree")
 REFERENCE = "reference"  # protocol.tune_with: the reference solver of the cell's problem tunes
 # gammas whose every inner fold is fitted before the rest (shared_errors: the pruning's first
-# complete points); 3 left as few fits in simulations of Table VII's grids as any order tried
+# complete points). In simulations on six Table VII grids (docs/changelog.md, 2026-12-02) 3 kept
+# the least fit time of the orders that build a fold's matrices at most twice; orders going
+# gamma by gamma, which would hold every fold's matrices at once, did no better
 COMPLETED_FIRST = 3
 
 
