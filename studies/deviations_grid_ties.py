@@ -18,15 +18,17 @@ from svmbench.runner import main
 
 
 class LastMinimum:
-    """numpy as svmbench.tuning sees it, but argmin returns the last of equal minima."""
+    """numpy as svmbench.tuning sees it, but nanargmin (grid_search's choice among the points the
+    search did not prune) returns the last of equal minima. Pruning keeps every tie with the best
+    (a point leaves only with a mean above a complete point's), so the last minimum is complete."""
 
     def __getattr__(self, name):
         return getattr(numpy, name)
 
     @staticmethod
-    def argmin(values):
+    def nanargmin(values):
         values = numpy.asarray(values)
-        return values.shape[0] - 1 - int(numpy.argmin(values[::-1]))
+        return values.shape[0] - 1 - int(numpy.nanargmin(values[::-1]))
 
 
 if __name__ == "__main__":
