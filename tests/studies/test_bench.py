@@ -1,7 +1,6 @@
 """studies/bench.py at tiny scale: the 3 x 3 matrix per set, every contender fitted, with both
 times, the kernel columns, the summary per solver and the time budget."""
 
-import importlib.util
 import math
 import os
 import sys
@@ -11,8 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "studies" / "bench.py"
+from study_modules import STUDIES, load_study
 
 
 def has(*paths):
@@ -21,18 +19,11 @@ def has(*paths):
                for path in paths)
 
 
-def load_bench():
-    spec = importlib.util.spec_from_file_location("bench", BENCH)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
-
-
 @pytest.mark.data
 def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path):
     if not has("adult/a1a", "letter"):
         pytest.skip("adult/a1a or letter not found: set SVMBENCH_DATA_PATH to the shared data")
-    bench = load_bench()
+    bench = load_study("bench")
     output = tmp_path / "matrix.md"
     assert bench.main(["--scale", "quick", "--cold-start", "--datasets", "a1a", "letter",
                        "--solvers", "smo_wss2", "gs_svm", "--max-train", "150", "--output",
@@ -61,7 +52,7 @@ def test_short_fits_are_repeated_in_turn_up_to_short_repeats(tmp_path, monkeypat
     first, as before."""
     if not has("adult/a1a"):
         pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
-    bench = load_bench()
+    bench = load_study("bench")
     fits, timed_fit = [], bench.timed_fit
 
     def counted(contender, *args, keep=True, **kwargs):
@@ -86,7 +77,7 @@ def test_short_fits_are_repeated_in_turn_up_to_short_repeats(tmp_path, monkeypat
 
 def test_ratio_summary_takes_geometric_means_worst_cells_and_counts_unequal_results():
     """Two cells, one peer: ratios 2 and 8 (geometric mean 4, worst 2), one SV count 10 % off."""
-    bench = load_bench()
+    bench = load_study("bench")
     base = {"dataset": "s", "n": 100, "gamma": 1.0, "test acc %": 90.0}
     rows = []
     for C, svc_cpu, ours_cpu, ours_wall_2, sv in ((1.0, 2.0, 1.0, 0.5, 100), (2.0, 8.0, 1.0, 1.0,
@@ -109,7 +100,7 @@ def test_ratio_summary_takes_geometric_means_worst_cells_and_counts_unequal_resu
 def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp_path):
     if not has("adult/a1a"):
         pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
-    bench = load_bench()
+    bench = load_study("bench")
     output = tmp_path / "matrix.md"
     bench.main(["--scale", "quick", "--cold-start", "--datasets", "a1a", "a4a", "--solvers",
                 "smo_mod1", "--max-train", "100", "--repeats", "2", "--budget", "0", "--output",
@@ -144,7 +135,7 @@ def test_a_cell_over_the_budget_skips_only_the_cells_it_dominates(monkeypatch):
     """After rosen goes over the budget at the set's centre, its cells with a smaller C or a
     smaller gamma still run, in this set and (with no fewer samples) the next; a later set with
     fewer samples runs them all."""
-    bench = load_bench()
+    bench = load_study("bench")
     sizes = {"a": 1000, "b": 2000, "c": 500}
     monkeypatch.setattr(bench, "load", lambda name, *_: (None, np.zeros(sizes[name])))
     monkeypatch.setattr(bench, "warm_up", lambda *args, **kwargs: None)
@@ -176,7 +167,7 @@ def test_a_cell_over_the_budget_skips_only_the_cells_it_dominates(monkeypatch):
 
 
 def test_dominating_takes_no_more_samples_and_no_larger_c_or_gamma():
-    bench = load_bench()
+    bench = load_study("bench")
     over = [("a", 100, 4.0, 1.0), ("b", 200, 1.0, 4.0)]
     assert bench.dominating(over, 100, 4.0, 1.0) == over[0]
     assert bench.dominating(over, 150, 16.0, 4.0) == over[0]  # the first that dominates
@@ -192,7 +183,7 @@ def test_the_file_holds_every_set_finished_when_a_run_stops(tmp_path, monkeypatc
     headed as partial."""
     if not has("adult/a1a"):
         pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
-    bench = load_bench()
+    bench = load_study("bench")
     finished = bench.bench_dataset
 
     def stop_at_letter(dataset, *args):
@@ -218,7 +209,7 @@ def test_a_stopped_run_resumes_at_its_first_set_not_benched(tmp_path, monkeypatc
     and drops the state at the end. Another CPU or another commit starts over."""
     if not has("adult/a1a", "adult/a4a"):
         pytest.skip("adult/a1a, a4a not found: set SVMBENCH_DATA_PATH to the shared data directory")
-    bench = load_bench()
+    bench = load_study("bench")
     monkeypatch.setattr(bench, "git_commit", lambda: "0123abcd")
     finished, benched = bench.bench_dataset, []
 
@@ -277,7 +268,7 @@ def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_proces
     K1, K2 and SV count of the same fit made here."""
     if not has("adult/a1a"):
         pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
-    bench = load_bench()
+    bench = load_study("bench")
     assert "smo_mod2" in bench.SLOW_SOLVERS
     args = bench.parse(["--scale", "quick", "--datasets", "a1a", "--solvers", "smo_mod2",
                         "--max-train", "120", "--max-test", "50"])
@@ -299,7 +290,7 @@ def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_proces
 def test_a_fit_ending_in_a_fault_is_named_in_its_cells_note():
     """summarize counts the class pairs whose solver stopped at a fault; the cell's note shows
     them (a fit stopped at max_iter on three classes: 3 pairs)."""
-    bench = load_bench()
+    bench = load_study("bench")
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(60, 3)), np.repeat([0, 1, 2], 20)
     model = bench.build_estimator({"name": "smo_wss2", "C": 100.0, "gamma": 1.0, "tol": 1e-6,
@@ -316,7 +307,7 @@ def test_a_fit_ending_in_a_fault_is_named_in_its_cells_note():
 def test_parity_compares_bookkeeping_per_iteration_with_smo_wss2_in_the_same_cell():
     """Two cells: x's bookkeeping 2x and 0.5x smo_wss2's (geometric mean 1, worst 2, one cell
     within 1.5x); a cell at the rows' bound (bookkeeping <= 0) is left out."""
-    bench = load_bench()
+    bench = load_study("bench")
     rows = []
     for C, ours, theirs in ((1.0, 4.0, 2.0), (2.0, 1.0, 2.0), (4.0, -1.0, 2.0)):
         for solver, value in (("smo_wss2", theirs), ("x", ours)):
@@ -328,7 +319,7 @@ def test_parity_compares_bookkeeping_per_iteration_with_smo_wss2_in_the_same_cel
 
 def test_time_per_requested_entry_is_that_of_reading_rows():
     """read_time_per_entry: a positive time per entry, under 100 ns (a row read from memory)."""
-    bench = load_bench()
+    bench = load_study("bench")
     assert 0.0 < bench.read_time_per_entry(1000) < 1e-7
     assert bench.pair_length(np.repeat([0, 1, 2, 3], 25)) == 50
     assert bench.pair_length(np.repeat([0, 1], 30)) == 60
@@ -337,7 +328,7 @@ def test_time_per_requested_entry_is_that_of_reading_rows():
 def rosen_worker():
     """A FitWorker for Rosen over 3,000 noisy 5-feature samples (two classes, seed 0), with its
     last 10 as the test part, and the data."""
-    sys.path.insert(0, str(BENCH.parent))
+    sys.path.insert(0, str(STUDIES))
     from _fit_worker import FitWorker
 
     rng = np.random.default_rng(0)
@@ -426,7 +417,7 @@ def test_a_fit_goes_on_past_the_budget_while_its_bound_may_pass_the_budget():
     entry: a bound of 5 s after 12 s grows past 10 s by 30 s (go on), after 25 s it would not
     (stop); a bound above the budget is shown (stop); nothing past the cap or before a
     checkpoint; no costs (no slow solver at 1 thread): no keep_going."""
-    bench = load_bench()
+    bench = load_study("bench")
     args = bench.parse(["--budget", "10", "--bound-cap", "3"])
     keep_going = bench.past_budget({0.5: 1e-9, "read": 1e-10}, 0.5, args)
     five = (100, 10**10, 4 * 10**9, 0.1)  # 1 s + 4 s
@@ -441,7 +432,7 @@ def test_a_stopped_cells_note_says_how_far_it_went_and_what_its_bound_shows():
     """bound_note, with the a8a C 8 gamma 0.05 cell's numbers (load 10-13, not of record): the
     iteration, violation and counts of the last checkpoint, the bound and the costs it assumes,
     and within or above the budget; Platt records no violation."""
-    bench = load_bench()
+    bench = load_study("bench")
     costs = {0.05: 5.1e-9, "read": 3.19e-10}
     y = np.repeat([0, 1], 50)
     rosen = bench.Contender("rosen (1 thr)", "rosen", None, 1, {"tol": 1e-3}, stopped=True,
@@ -468,7 +459,7 @@ def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_and_the_check_of_that
     """A slow solver's cell not run takes the largest bound of its cells with no more samples,
     no larger C and gamma; none when there is no such cell; the headline counts them and the
     ordered pairs of finished cells whose bound does not fall."""
-    bench = load_bench()
+    bench = load_study("bench")
     base = {"dataset": "s", "n": 100, "solver": "rosen", "contender": "rosen (1 thr)",
             "threads": 1}
     earlier = [{**base, "C": 1.0, "gamma": 1.0, "wall s": 50.0, "rule s": 40.0, "note": ""},
@@ -499,7 +490,7 @@ def test_the_header_reports_each_solvers_cold_start_and_the_target(monkeypatch):
     """cold_starts runs a fresh process per solver on an empty cache, then svmbench-compile into
     another, then a fresh process per solver on that one; the header's line says whether every
     first fit after it took 30 s or less, and what compiling at the install took."""
-    bench = load_bench()
+    bench = load_study("bench")
     calls, compiles = [], []
 
     def first_fit(solver, cache):
@@ -557,7 +548,7 @@ def test_a_refuted_peer_fit_is_a_recorded_cell_and_the_run_exits_non_zero(tmp_pa
     """oneDAL's SVC refuted by the referee in every cell (a stand-in whose point is spoiled):
     each of its cells is in the matrix with its note (failed:refuted: ...) and no times, no
     ratio uses it, the header lists the cells, the run finishes and returns 1."""
-    bench = load_bench()
+    bench = load_study("bench")
     monkeypatch.setattr(bench, "peer_svc", lambda C, gamma: lambda: TamperedSVC(
         C=C, gamma=gamma, tol=bench.TOL, cache_size=bench.CACHE_MB))
     monkeypatch.setattr(bench, "load", lambda name, *_: (*blobs(0), *blobs(1)))
@@ -579,7 +570,7 @@ def test_a_refuted_peer_fit_is_a_recorded_cell_and_the_run_exits_non_zero(tmp_pa
 def test_no_ratio_nor_comparison_of_results_uses_a_failed_peer():
     """A cell whose oneDAL fit was refuted: no oneDAL ratio, and its SV count (half the right
     one) does not count ours as off; SVC's cell still gives its ratio."""
-    bench = load_bench()
+    bench = load_study("bench")
     base = {"dataset": "s", "n": 100, "C": 1.0, "gamma": 1.0, "test acc %": 90.0}
     rows = [{**base, "contender": bench.SVC_LABEL, "solver": bench.SVC_LABEL, "threads": np.nan,
              "wall s": 2.0, "CPU s": 2.0, "SV": 100, "note": ""},
@@ -597,7 +588,7 @@ def test_no_ratio_nor_comparison_of_results_uses_a_failed_peer():
 def test_a_fit_that_raises_keeps_no_times_and_says_why():
     """certified_fit: a fit our referee refutes (RefutedError from fit) or that raises gives
     NaN times and the store's failure status; summarize has nothing of an unfitted model."""
-    bench = load_bench()
+    bench = load_study("bench")
     from svmbench.referee import RefutedError
 
     class Refuted:

@@ -1,24 +1,13 @@
 """studies/profile_jit.py: perf's map names numba's compiled functions at their addresses, whether
 compiled in the process or loaded from numba's cache, and their names read short."""
 
-import importlib.util
 import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
-
-STUDIES = Path(__file__).resolve().parents[2] / "studies"
-
-
-def load_profile_jit():
-    spec = importlib.util.spec_from_file_location("profile_jit", STUDIES / "profile_jit.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
+from study_modules import STUDIES, load_study
 
 PROFILED = textwrap.dedent("""
     import sys
@@ -89,4 +78,4 @@ def test_map_names_each_function_at_its_address(tmp_path, runs):
     ("NRT_incref", "NRT_incref"),
 ])
 def test_short_name(symbol, name):
-    assert load_profile_jit().short_name(symbol) == name
+    assert load_study("profile_jit").short_name(symbol) == name

@@ -1,25 +1,18 @@
 """studies/same_records.py: two stores of an artefact's cells compared field by field; run on
 the committed Table VII store against itself and against a copy with one record changed."""
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
 
+from study_modules import load_study
+
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "studies" / "same_records.py"
 STORE = ROOT / "results" / "uci" / "runs"
 
 
-def load():
-    spec = importlib.util.spec_from_file_location("same_records", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_store_is_the_same_as_itself_and_one_changed_tuned_point_is_named(tmp_path, capsys):
-    same_records = load()
+    same_records = load_study("same_records")
     assert same_records.main(["gs2008_table7", str(STORE), str(STORE)]) == 0
     assert "438 records compared" in capsys.readouterr().out
     copy = tmp_path / "runs"
