@@ -17,11 +17,13 @@ gdb also counts the calls of every svmbench function in the window. Printed per 
 live arrays, their number per call of the caller itself, and, with ``--per NAME``, per call of
 the compiled function NAME (e.g. ``refresh_thresholds``, once per iteration of Keerthi's rules).
 The window is short (a few hundred iterations): it shows one phase of the fit, so per-iteration
-counts vary between runs; the per-call counts do not. Needs gdb and permission to attach (root,
-or ptrace_scope 0).
+counts vary between runs, and so do the per-call counts of a function whose work varies (Keerthi's
+next_examined, a whole pass in one call); a kernel row's miss path makes the same calls each
+time. Needs gdb and permission to attach (root, or ptrace_scope 0).
 """
 
 import argparse
+import bisect
 import os
 import shutil
 import subprocess
@@ -31,6 +33,7 @@ import time
 from pathlib import Path
 
 STUDIES = Path(__file__).resolve().parent
+NRT = ("NRT_incref", "NRT_decref")
 READY_TIMEOUT = 900  # s: a cold child compiles the solver first
 
 CHILD = """
@@ -52,10 +55,7 @@ while True:
 
 GDB = """
 import collections, gdb
-counts, marks, functions = collections.Counter(), collections.Counter(), []
-for line in open({map_path!r}):
-    address, size, name = line.split(" ", 2)
-    functions.append((int(address, 16), int(size, 16), name.strip()))
+counts, marks, seen = collections.Counter(), collections.Counter(), [0]
 
 
 class Counted(gdb.Breakpoint):
@@ -64,7 +64,7 @@ class Counted(gdb.Breakpoint):
         self.name = name
 
     def stop(self):
-        if self.name not in ("NRT_incref", "NRT_decref"):
+        if self.name not in {nrt!r}:
             marks[self.name] += 1
             return False
         frame = gdb.selected_frame()
@@ -72,12 +72,12 @@ class Counted(gdb.Breakpoint):
             int(frame.read_register("rsp")), 8)), "little")
         live = int(frame.read_register("rdi")) != 0
         counts[back, live] += 1
-        return sum(counts.values()) >= {calls}
+        seen[0] += 1
+        return seen[0] >= {calls}
 
 
-for address, size, name in functions:
-    if name in ("NRT_incref", "NRT_decref") or name.startswith("svmbench."):
-        Counted(address, name)
+for address, name in {breakpoints!r}:
+    Counted(address, name)
 gdb.execute("continue")
 with open({out!r}, "w") as out:
     for (back, live), count in counts.items():
@@ -91,16 +91,10 @@ gdb.execute("kill")
 def caller_of(functions, address):
     """The name of the function of ``functions`` ((start, size, name), sorted) holding
     ``address``, else its address in hex."""
-    low, high = 0, len(functions)
-    while low < high:
-        middle = (low + high) // 2
-        if functions[middle][0] <= address:
-            low = middle + 1
-        else:
-            high = middle
-    if low > 0:
-        start, size, name = functions[low - 1]
-        if start <= address < start + size:
+    at = bisect.bisect_right(functions, address, key=lambda function: function[0])
+    if at > 0:
+        start, size, name = functions[at - 1]
+        if address < start + size:
             return name
     return f"{address:#x}"
 
@@ -112,6 +106,13 @@ def read_map(path):
         address, size, name = line.split(" ", 2)
         functions.append((int(address, 16), int(size, 16), name))
     return sorted(functions)
+
+
+def breakpoints(functions):
+    """(address, name) where gdb breaks: every copy of the two reference-count functions, and
+    the entry of every svmbench function (its calls are counted)."""
+    return [(start, name) for start, _, name in functions
+            if name in NRT or name.startswith("svmbench.")]
 
 
 def tally(functions, lines):
@@ -141,8 +142,8 @@ def report(callers, entries, per):
         mark = f"{calls / marks:.1f}" if marks else ""
         lines.append(f"| {calls} | {100 * live / calls:.1f} | {own} | {mark} | {name} |")
     live = sum(value[1] for value in callers.values())
-    lines.append(f"| {total} | {100 * live / max(total, 1):.1f} | | "
-                 f"{f'{total / marks:.1f}' if marks else ''} | all |")
+    mark = f"{total / marks:.1f}" if marks else ""
+    lines.append(f"| {total} | {100 * live / max(total, 1):.1f} | | {mark} | all |")
     return "\n".join(lines)
 
 
@@ -166,16 +167,16 @@ def main(argv=None):
                 if child.poll() is not None or time.monotonic() - started > READY_TIMEOUT:
                     raise SystemExit("the fitting process ended or never got ready")
                 time.sleep(0.5)
+            functions = read_map(paths["map"])
             script = Path(scratch, "count.py")
-            script.write_text(GDB.format(map_path=paths["map"], calls=args.calls,
-                                         out=paths["out"]))
+            script.write_text(GDB.format(breakpoints=breakpoints(functions), nrt=NRT,
+                                         calls=args.calls, out=paths["out"]))
             subprocess.run(["gdb", "-q", "-batch", "-p", str(child.pid), "-x", str(script)],
                            check=True, capture_output=True)
         finally:
             child.kill()
             child.wait()
-        callers, marks = tally(read_map(paths["map"]),
-                               Path(paths["out"]).read_text().splitlines())
+        callers, marks = tally(functions, Path(paths["out"]).read_text().splitlines())
     print(f"{args.solver} on {args.cell}, one numba thread")
     print(report(callers, marks, args.per))
     return 0

@@ -1,7 +1,6 @@
 """studies/deviations_grid_ties.py: its numpy stand-in makes grid_search take the LAST of equal
 minima, with the search's pruning on (ties with the best are never pruned)."""
 
-
 import numpy as np
 from study_modules import load_study
 

@@ -49,3 +49,10 @@ def test_report_divides_by_own_calls_and_by_the_mark():
     assert rows[0] == "| 40 | 25.0 | 20.0 | 8.0 | svmbench.a |"
     assert rows[1] == "| 5 | 0.0 | 1.0 | 1.0 | svmbench.b |"
     assert rows[2] == "| 45 | 22.2 | | 9.0 | all |"
+
+
+def test_gdb_breaks_on_the_reference_counts_and_on_svmbench_entries_only():
+    functions = FUNCTIONS + [(0x1300, 0x10, "NRT_decref"), (0x1400, 0x20, "cpython.svmbench.a"),
+                             (0x1500, 0x20, "numba.np.other")]
+    assert nrt_callers.breakpoints(functions) == [(0x1000, "svmbench.a"), (0x1100, "NRT_incref"),
+                                                  (0x1200, "svmbench.b"), (0x1300, "NRT_decref")]
