@@ -508,8 +508,9 @@ def fill_of_kind(provider, position, out, start, stop):
 @overload(fill_of_kind, inline="always")  # no compiled layer of its own: see DESIGN
 def _fill_of_kind(provider, position, out, start, stop):
     """fill_of_kind for numba's typing: the filler of the provider's class (see with_kind)."""
+    kind = getattr(provider, "inner", provider)  # a BorrowedTuple's (kernels.borrowed)
     fill = {BinaryProvider: _fill_from_bits, DenseProvider: _fill_from_columns,
-            SparseProvider: _fill_from_points}[provider.instance_class]
+            SparseProvider: _fill_from_points}[kind.instance_class]
 
     def fill_kind(provider, position, out, start, stop):
         fill(provider, position, out, start, stop)
@@ -593,9 +594,10 @@ def cached_kernel_row(cache, settings, counters, position, length):
     """kernel_row's answer when the provider's ``cache`` holds the row whole (counted the same in
     ``counters``), else an empty row, at no reference-count cost (svmbench.kernels.cache.lookup):
     a solver loop tries it first and calls kernel_row on an empty answer. It takes the provider's
-    cache, settings and counters, not the provider: an inlined function binding the provider
-    takes a reference on each of its arrays, which numba's pruner kept here, the row slice's
-    bound checks lying between taking and dropping them (see the note in svmbench.solvers.smo)."""
+    cache, settings and counters, not the provider: an inlined function binding a plain provider
+    (not borrowed: svmbench.kernels.borrowed) takes a reference on each of its arrays, which
+    numba's pruner kept here, the row slice's bound checks lying between taking and dropping them
+    (see the note in svmbench.solvers.smo)."""
     hit = (settings[CACHING] == 1) & holds(cache, position, length)
     counters[REQUESTED] += length * hit  # before the row's slice, for the reference counts
     return lookup(cache, position, hit)

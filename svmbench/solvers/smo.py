@@ -260,11 +260,11 @@ def bound_gradients(provider, s):
 # (take_step, be_shrunk, shrink_swap), and a cached row is looked up without binding the
 # provider (cached_kernel_row takes its cache, settings and counters): 5.3-5.6 ms a fit, LIBSVM
 # 8.7-9.9 in the same runs. The loop binds its provider borrowed (svmbench.kernels.borrowed): a
-# reference on the provider's arrays is then a null test wherever the pruner leaves it (smo_mod2
-# on pendigits at C 8, gamma 0.5: 16.1 -> 8.6 us an iteration; a gdb sample of every 500th
-# reference taken, on a variant with the row filler inlined, had found 43 % of them in the
-# kernel-row miss path, requested_row); the state's arrays still count, so the rules above stand
-# for them.
+# BorrowedTuple, whose binding counts no reference, each function counting only the provider's
+# arrays it reads (null tests: their memory-manager pointers are cleared). The provider's 37
+# arrays had been bound again by every out-of-line function that takes it (the kernel-row miss
+# path, swaps, Keerthi's per-step functions: studies/nrt_callers.py; the changelog has the
+# counts and the A/B); the state's arrays still count, so the rules above stand for them.
 def make_solver_loop(rule, parallel=False):
     """The Solver's loop for working-set rule ``rule``, a constant of the compiled code: numba
     prunes the other rules' branches before it types them, so that a fit compiles its own rule
@@ -659,8 +659,7 @@ def initial_gradient(provider, s):
 @jit_callee
 def requested_row(provider, position, length):
     """kernel_row, not inlined: the miss path of code that looks rows up in the cache first
-    (cached_kernel_row), so that only a miss binds the provider's arrays (see the note before
-    next_examined), and one copy of kernel_row's body (the cache's allocation, the pending
+    (cached_kernel_row), and one copy of kernel_row's body (the cache's allocation, the pending
     swaps) where there were one per call site, each compiled and optimized again in every
     compiled caller (a cold smo_wss2 fit's compile: see docs/explanation/performance.md)."""
     return kernel_row(provider, position, length)
@@ -676,8 +675,8 @@ def requested_row(provider, position, length):
 # NRT_incref/decref were about half of smo_mod2's fit and of smo_platt's. So the rules run as
 # closures over next_examined's own arguments, and the calls they make out of line take arrays
 # only, or compute kernel values (a row, or an entry that no cached row holds). The provider
-# comes borrowed from the loop since (see the note before solver_loop): the state's references
-# remain.
+# comes borrowed from the loop since (see the note before solver_loop), so binding it counts
+# nothing: the state's references remain.
 
 @njit(cache=True, inline="always")
 def moves_enough(alpha_j, new_j, eps):
