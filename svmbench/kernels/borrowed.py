@@ -36,6 +36,11 @@ class BorrowedTuple(types.Type):
     def key(self):
         return self.inner
 
+    @property
+    def instance_class(self):
+        """The named tuple's class (an overload may choose by it: provider.fill_of_kind)."""
+        return self.inner.instance_class
+
 
 @register_default(BorrowedTuple)
 class BorrowedModel(models.DataModel):

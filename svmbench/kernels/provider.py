@@ -508,9 +508,8 @@ def fill_of_kind(provider, position, out, start, stop):
 @overload(fill_of_kind, inline="always")  # no compiled layer of its own: see DESIGN
 def _fill_of_kind(provider, position, out, start, stop):
     """fill_of_kind for numba's typing: the filler of the provider's class (see with_kind)."""
-    kind = getattr(provider, "inner", provider)  # a BorrowedTuple's (kernels.borrowed)
     fill = {BinaryProvider: _fill_from_bits, DenseProvider: _fill_from_columns,
-            SparseProvider: _fill_from_points}[kind.instance_class]
+            SparseProvider: _fill_from_points}[provider.instance_class]
 
     def fill_kind(provider, position, out, start, stop):
         fill(provider, position, out, start, stop)
