@@ -28,7 +28,6 @@ import numba
 import numpy as np
 from numba import njit, prange
 from numba.extending import overload
-from numba.typed import List
 
 from svmbench.kernels.cache import (
     BATCHES,
@@ -279,35 +278,18 @@ def gram_block(gram, members, out=None):
     """gram[members][:, members], C-contiguous: into ``out`` when given, else a new array."""
     if out is None:
         out = np.empty((members.shape[0], members.shape[0]), dtype=np.float64)
-    gram_blocks(gram, [members], [out])
+    gather_block(np.asarray(gram, dtype=np.float64), members.astype(np.int64), out)
     return out
 
 
-def gram_blocks(gram, members_list, outs):
-    """outs[k] = gram[members_list[k]][:, members_list[k]] for every k, C-contiguous arrays, in
-    one pass over the rows of gram (:func:`gather_blocks`)."""
-    members = np.concatenate([np.asarray(m, dtype=np.int64) for m in members_list])
-    sizes = np.array([m.shape[0] for m in members_list], dtype=np.int64)
-    starts = np.concatenate(([0], np.cumsum(sizes)))
-    by_row = np.argsort(members, kind="stable")
-    block_of = np.repeat(np.arange(sizes.shape[0]), sizes)
-    gather_blocks(np.asarray(gram, dtype=np.float64), members, starts, by_row, block_of,
-                  List(outs))
-
-
 @njit(cache=True)
-def gather_blocks(gram, members, starts, by_row, block_of, outs):
-    """outs[k] = gram[m][:, m] for m = members[starts[k]:starts[k + 1]], a block's row at a time
-    in ``by_row``'s order, the rows of gram ascending: a row of gram is read from memory once for
-    all the blocks that hold it (each sample is in k - 1 of the k (k - 1) / 2 class pairs of one-
-    vs-one: with the blocks gathered one after the other, Segment's grid search read its Gram
-    matrix six times over at every gamma)."""
-    for q in by_row:
-        k = block_of[q]
-        columns = members[starts[k]:starts[k + 1]]
-        row, out = gram[members[q]], outs[k][q - starts[k]]
-        for b in range(columns.shape[0]):
-            out[b] = row[columns[b]]
+def gather_block(gram, members, out):
+    """out = gram[members][:, members] (a fifth of the time of numpy's np.ix_ indexing on a
+    480-member block of a 1680-sample matrix)."""
+    for a in range(members.shape[0]):
+        row = gram[members[a]]
+        for b in range(members.shape[0]):
+            out[a, b] = row[members[b]]
 
 
 @njit(cache=True)

@@ -19,7 +19,6 @@ from numba.typed import List
 
 from svmbench.kernels.provider import (
     gram_block,
-    gram_blocks,
     make_precomputed_provider,
     make_provider,
     restore_precomputed_providers,
@@ -108,21 +107,15 @@ class GramBlocks:
             raise ValueError(f"GramBlocks.take needs a matrix of shape {self.gram.shape}, the "
                              f"kept one's (got {gram.shape}); make new GramBlocks for it")
         self.gram = gram
-        if self._blocks:
-            gram_blocks(gram, *zip(*self._blocks.values()))
+        for members, block in self._blocks.values():
+            gram_block(gram, members, block)
         self._refold = True
 
-    def gathered(self, members_list):
-        """The blocks of ``members_list``, those not kept yet gathered together (gram_blocks)."""
-        missing = {}
-        for members in members_list:
-            key = members.tobytes()
-            if key not in self._blocks and key not in missing:
-                missing[key] = (members, np.empty((members.shape[0], members.shape[0])))
-        if missing:
-            gram_blocks(self.gram, *zip(*missing.values()))
-            self._blocks.update(missing)
-        return [self._blocks[members.tobytes()][1] for members in members_list]
+    def __call__(self, members):
+        key = members.tobytes()
+        if key not in self._blocks:
+            self._blocks[key] = (members, gram_block(self.gram, members))
+        return self._blocks[key][1]
 
     def providers(self, members_list, signs_list, shift, ridge):
         """A numba typed list of the Q-matrices of the blocks of ``members_list`` folded by
@@ -137,10 +130,10 @@ class GramBlocks:
             restore_precomputed_providers(self._kept[1], self._kept[2], self._refold)
             self._refold = False
             return self._kept[1]
-        gathered = self.gathered(members_list)
-        providers, blocks = List(), List(gathered)
-        for block, signs in zip(gathered, signs_list):
-            providers.append(make_precomputed_provider(block, signs=signs, shift=shift,
+        providers, blocks = List(), List()
+        for members, signs in zip(members_list, signs_list):
+            blocks.append(self(members))
+            providers.append(make_precomputed_provider(blocks[-1], signs=signs, shift=shift,
                                                        ridge=ridge))
         self._kept = (key, providers, blocks)
         self._refold = False
