@@ -314,16 +314,27 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
             kept = PairProblems(y_index, self.classes_.shape[0], order)
         return kept
 
-    def _solve_pairs(self, X, problems, initial):
-        """One SolverResult per class pair: with a kept Gram matrix (``warm_start``) all pairs in
-        one compiled call over their kept providers (the solver's registered solve_many), else
-        pair by pair over new Q-matrices."""
+    def _pair_blocks(self, gram, given):
+        """The GramBlocks whose Q-matrices this fit solves: those ``given`` to fit, those kept from
+        the last fit or new ones kept for the next (``warm_start``), or None (no precomputed
+        kernel, or a fit on its own: new Q-matrices pair by pair)."""
+        if self.kernel != "precomputed":
+            return None
+        if given is not None:
+            return given
+        return self._gram_blocks(gram) if getattr(self, "warm_start", False) else None
+
+    def _solve_pairs(self, X, problems, initial, blocks):
+        """One SolverResult per class pair. Over GramBlocks (``_pair_blocks``), the pairs' kept
+        Q-matrices, restored, are solved all in one compiled call where the solver registered a
+        solve_many, else pair by pair; without, pair by pair over new Q-matrices."""
         settings = self._solver_settings()
         solve_many = get_many_solver(self.solver_name)
-        if (self.kernel == "precomputed" and getattr(self, "warm_start", False)
-                and solve_many is not None):
-            providers = make_precomputed_qmatrices(self._gram_blocks(X), problems.pairs,
-                                                   self.q_kind, getattr(self, "C", None))
+        blocks = self._pair_blocks(X, blocks)
+        providers = None if blocks is None else make_precomputed_qmatrices(
+            blocks, problems.pairs, self.q_kind, getattr(self, "C", None),
+            typed=solve_many is not None)
+        if providers is not None and solve_many is not None:
             start = None if initial is None else initial[problems.rows, problems.columns]
             return solve_many(providers, settings, start)
         solve = get_solver(self.solver_name)
@@ -331,7 +342,9 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         for pair, (members, labels) in enumerate(problems.pairs):
             if initial is not None:
                 settings = {**settings, "alpha_init": initial[pair][members]}
-            results.append(solve(self._make_provider(X, members, labels), labels, settings))
+            provider = (self._make_provider(X, members, labels) if providers is None
+                        else providers[pair])
+            results.append(solve(provider, labels, settings))
         return results
 
     def _validated(self, X, y):
@@ -362,14 +375,14 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, blocks=None, referee=None):
         """Train on X (or, with ``kernel="precomputed"``, the kernel matrix K(X, X)) and labels y.
-        ``blocks``: with a precomputed kernel and ``warm_start``, a :class:`GramBlocks` of that
-        matrix whose class-pair blocks and Q-matrices this fit and the next ones on the matrix use
-        (a grid search hands one to every gamma of an inner fold, refilled by GramBlocks.take);
-        None: the estimator's own. ``referee``: a svmbench.referee.Batch that certifies this fit
-        later, with the others on the same matrix (a grid search's C values); the fit then has
-        no referee's attributes (``status_``, ``kkt_violation_``, ...) and the batch's
-        ``certify`` warns of its faults and raises RefutedError; None: certified before fit
-        returns."""
+        ``blocks``: with a precomputed kernel, a :class:`GramBlocks` of that matrix whose
+        class-pair blocks and Q-matrices this fit uses, and with ``warm_start`` the next ones on
+        the matrix (a grid search hands one to every gamma of an inner fold, refilled by
+        GramBlocks.take); None: the estimator's own with ``warm_start``, else new Q-matrices.
+        ``referee``: a svmbench.referee.Batch that certifies this fit later, with the others on
+        the same matrix (a grid search's C values); the fit then has no referee's attributes
+        (``status_``, ``kkt_violation_``, ...) and the batch's ``certify`` warns of its faults and
+        raises RefutedError; None: certified before fit returns."""
         self._check_params()
         precomputed = self.kernel == "precomputed"
         X, y_index = self._validated(X, y)
@@ -378,7 +391,7 @@ class KernelSVC(ClassifierMixin, BaseEstimator):
         self._gamma = None if precomputed else resolve_gamma(self.gamma, X)
         problems = self._pair_problems(y_index)
         with naming(self.solver_name):  # what the compile notice names (the first fit compiles)
-            results = self._solve_pairs(X, problems, self._initial_alphas(y_index))
+            results = self._solve_pairs(X, problems, self._initial_alphas(y_index), blocks)
             fit = self._referee_fit(problems, results)
             verdict = None if referee is not None else certify_fits(
                 [fit], X, self.kernel, self._gamma, self.coef0, self.degree)[0]

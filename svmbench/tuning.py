@@ -7,8 +7,9 @@ Two ways to fill the table of validation errors (grid point x inner fold), same 
 - ``shared_errors`` (default, ``protocol.shared_kernel=true``): per inner fold, the squared
   distances are computed once; per (inner fold, gamma) one kernel matrix serves every C and every
   one-vs-one class pair (``kernel="precomputed"``), and consecutive C values (ascending) warm-start
-  from the previous solution where the estimator has ``warm_start``; there the class pairs'
-  blocks and Q-matrices are built once per inner fold and refilled at every gamma, and once the
+  from the previous solution where the estimator has ``warm_start``; the class pairs' blocks and
+  Q-matrices (svmbench.kernels.qmatrix.GramBlocks) are built once per inner fold and refilled at
+  every gamma, for every estimator whose fit takes them, and where it warm-starts, once the
   estimator says a larger C would return the same model (``same_model_above_C``: no alpha at C),
   the larger C of that gamma take its validation error without a fit; the referee
   certifies the fits of one (inner fold, gamma) together, after the last C (svmbench.referee.Batch:
@@ -180,8 +181,9 @@ def fill_folds(algorithm, points, chains, parts, folds, gammas, errors, prune):
             if ("warm_start" in estimator.get_params()
                     and getattr(estimator, "supports_warm_start", True)):
                 estimator.set_params(warm_start=True)
+            if "blocks" in inspect.signature(estimator.fit).parameters:
                 blocks = shared_blocks(blocks, K_fit)
-                fit_params = {"blocks": blocks}
+                fit_params["blocks"] = blocks
             if "referee" in inspect.signature(estimator.fit).parameters:
                 fit_params["referee"] = Batch(f" of inner fold {fold}, gamma={gamma!r}")
             for position, index in enumerate(chain[:length]):

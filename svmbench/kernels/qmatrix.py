@@ -19,8 +19,10 @@ from numba.typed import List
 
 from svmbench.kernels.provider import (
     gram_block,
+    gram_blocks,
     make_precomputed_provider,
     make_provider,
+    restore_precomputed_provider,
     restore_precomputed_providers,
 )
 
@@ -66,15 +68,16 @@ def make_precomputed_qmatrix(gram, members, y=None, kind="csvc", C=None):
                                      ridge=ridge)
 
 
-def make_precomputed_qmatrices(blocks, problems, kind="csvc", C=None):
+def make_precomputed_qmatrices(blocks, problems, kind="csvc", C=None, typed=True):
     """The Q-matrices of ``kind`` over several blocks of one kernel matrix, as a numba typed
-    list: ``blocks`` is a :class:`GramBlocks` of the matrix, ``problems`` a list of (members,
-    labels of those members), e.g. the class pairs of one-vs-one. A call over the same problems
-    and fold as the last one gets that call's list back, restored (GramBlocks.providers)."""
+    list (``typed``: a solve_many's argument) or a Python list (solved one by one): ``blocks``
+    is a :class:`GramBlocks` of the matrix, ``problems`` a list of (members, labels of those
+    members), e.g. the class pairs of one-vs-one. A call over the same problems and fold as the
+    last one gets that call's list back, restored (GramBlocks.providers)."""
     folds = [_fold(kind, y, C) for _, y in problems]
     shift, ridge = folds[0][1:]
     return blocks.providers([members for members, _ in problems],
-                            [signs for signs, _, _ in folds], shift, ridge)
+                            [signs for signs, _, _ in folds], shift, ridge, typed)
 
 
 class GramBlocks:
@@ -86,7 +89,8 @@ class GramBlocks:
 
     def __init__(self, gram):
         self.gram = gram
-        self._blocks = {}  # members' bytes -> (members, their block)
+        self._blocks = {}  # members' bytes -> (members, block: a view of its batch's flat array)
+        self._batches = []  # (members list, flat array) of each gathering, for take
         self._kept = None  # (key of the problems and fold, providers, their blocks)
         self._refold = False  # the kept blocks hold new values: fold every provider anew
 
@@ -107,34 +111,47 @@ class GramBlocks:
             raise ValueError(f"GramBlocks.take needs a matrix of shape {self.gram.shape}, the "
                              f"kept one's (got {gram.shape}); make new GramBlocks for it")
         self.gram = gram
-        for members, block in self._blocks.values():
-            gram_block(gram, members, block)
+        for members_list, flat in self._batches:
+            gram_blocks(gram, members_list, flat)
         self._refold = True
 
-    def __call__(self, members):
-        key = members.tobytes()
-        if key not in self._blocks:
-            self._blocks[key] = (members, gram_block(self.gram, members))
-        return self._blocks[key][1]
+    def gathered(self, members_list):
+        """The blocks of ``members_list``, those not kept yet gathered together (gram_blocks)."""
+        missing = {}
+        for members in members_list:
+            missing.setdefault(members.tobytes(), members)
+        missing = [members for key, members in missing.items() if key not in self._blocks]
+        if missing:
+            flat, blocks = gram_blocks(self.gram, missing)
+            self._batches.append((missing, flat))
+            self._blocks.update((members.tobytes(), (members, block))
+                                for members, block in zip(missing, blocks))
+        return [self._blocks[members.tobytes()][1] for members in members_list]
 
-    def providers(self, members_list, signs_list, shift, ridge):
-        """A numba typed list of the Q-matrices of the blocks of ``members_list`` folded by
-        ``signs_list``, ``shift`` and ``ridge``: the list the last call over the same members and
-        fold returned, every provider restored to its state at construction (no new arrays; a
-        block is folded again only when its solve left positions moved or :meth:`take` gave it
-        new values), else new providers, kept. The solves must be done with the previous list
-        before the next is asked for."""
+    def providers(self, members_list, signs_list, shift, ridge, typed=True):
+        """The Q-matrices of the blocks of ``members_list`` folded by ``signs_list``, ``shift``
+        and ``ridge``, in a numba typed list (``typed``) or a Python list (no numba list: its
+        helpers are compiled anew in every process): the list the last call over the same
+        members, fold and kind of list returned, every provider restored to its state at
+        construction (no new arrays; a block is folded again only when its solve left positions
+        moved or :meth:`take` gave it new values), else new providers, kept. The solves must be
+        done with the previous list before the next is asked for."""
         key = (b"".join(members.tobytes() + signs.tobytes()
-                        for members, signs in zip(members_list, signs_list)), shift, ridge)
+                        for members, signs in zip(members_list, signs_list)), shift, ridge, typed)
         if self._kept is not None and self._kept[0] == key:
-            restore_precomputed_providers(self._kept[1], self._kept[2], self._refold)
+            _, providers, blocks = self._kept
+            if typed:
+                restore_precomputed_providers(providers, blocks, self._refold)
+            else:
+                for provider, block in zip(providers, blocks):
+                    restore_precomputed_provider(provider, block, self._refold)
             self._refold = False
-            return self._kept[1]
-        providers, blocks = List(), List()
-        for members, signs in zip(members_list, signs_list):
-            blocks.append(self(members))
-            providers.append(make_precomputed_provider(blocks[-1], signs=signs, shift=shift,
-                                                       ridge=ridge))
+            return providers
+        blocks = self.gathered(members_list)
+        providers = [make_precomputed_provider(block, signs=signs, shift=shift, ridge=ridge)
+                     for block, signs in zip(blocks, signs_list)]
+        if typed:
+            providers, blocks = List(providers), List(blocks)
         self._kept = (key, providers, blocks)
         self._refold = False
         return providers

@@ -2,6 +2,7 @@
 a Gram matrix gives the same models as the kernel itself, a warm start the same optimum, and the
 shared-kernel grid the same validation errors as the naive one."""
 
+import inspect
 import os
 import platform
 import subprocess
@@ -15,8 +16,10 @@ from scipy.sparse import csr_matrix
 from sklearn.metrics.pairwise import pairwise_kernels, rbf_kernel
 
 from svmbench import referee
+from svmbench.algorithms import builtin_estimators
 from svmbench.kernels.cross import kernel_matrix
 from svmbench.kernels.math import make_kernel_spec, make_points
+from svmbench.kernels.provider import gram_blocks
 from svmbench.kernels.qmatrix import (
     GramBlocks,
     make_precomputed_qmatrices,
@@ -388,6 +391,55 @@ def test_blocks_refilled_for_each_gamma_give_the_models_of_blocks_built_for_it(s
             assert shared.status_ == plain.status_
             assert (shared.kernel_requested_, shared.kernel_requested_working_set_) == \
                    (plain.kernel_requested_, plain.kernel_requested_working_set_)
+
+
+@given(seed=st.integers(0, 10_000), count=st.integers(1, 6), n=st.integers(1, 40))
+@settings(max_examples=20, deadline=None)
+def test_blocks_gathered_in_one_pass_are_numpys_blocks(seed, count, n):
+    """gram_blocks over any member sets (unsorted, overlapping, repeated members) fills each
+    block as numpy's indexing gram[m][:, m] does, whatever the blocks share, and a refill of its
+    flat array fills them again."""
+    rng = np.random.default_rng(seed)
+    gram = rng.normal(size=(n, n))
+    members_list = [rng.integers(0, n, size=int(rng.integers(1, 2 * n + 1)))
+                    for _ in range(count)]
+    flat, blocks = gram_blocks(gram, members_list)
+    flat[:] = np.nan  # a refill writes every entry
+    assert gram_blocks(gram, members_list, flat)[0] is flat
+    for members, block in zip(members_list, blocks):
+        assert block.flags.c_contiguous and np.shares_memory(block, flat)
+        np.testing.assert_array_equal(block, gram[np.ix_(members, members)])
+
+
+# the estimators the grid hands its GramBlocks (fit takes them), but wss2's (solve_many, above)
+ONE_PAIR_AT_A_TIME = sorted(
+    name for name, make in builtin_estimators().items()
+    if name != "smo_wss2" and "blocks" in inspect.signature(make().fit).parameters)
+
+
+@pytest.mark.parametrize("name", ONE_PAIR_AT_A_TIME)
+@given(seed=st.integers(0, 10_000), classes=st.sampled_from([2, 3]))
+@settings(max_examples=2, deadline=None)
+def test_every_solver_fits_the_grids_kept_q_matrices_as_new_ones(name, seed, classes):
+    """Every solver solved pair by pair takes the grid's GramBlocks (its Q-matrices kept and
+    restored between fits, refilled at a new gamma) and returns, bit for bit, the model of new
+    Q-matrices: alphas, biases, iterations and requested kernel entries; over two gammas and two
+    C values, so that each fit after the first gets Q-matrices a fit has used."""
+    X, y = problem(seed, n=50, classes=classes)
+    matrices = kernel_matrices(X, X[:5], {"kernel": "rbf"})
+    blocks = None
+    for gamma in (0.5, 4.0):
+        gram = matrices(gamma)[0]
+        blocks = shared_blocks(blocks, gram)
+        for C in (1.0, 8.0):
+            models = [builtin_estimators()[name](kernel="precomputed") for _ in range(2)]
+            if "C" in models[0].get_params():
+                models = [model.set_params(C=C) for model in models]
+            shared, plain = models[0].fit(gram, y, blocks=blocks), models[1].fit(gram, y)
+            np.testing.assert_array_equal(shared.dual_coef_, plain.dual_coef_)
+            np.testing.assert_array_equal(shared.intercept_, plain.intercept_)
+            assert shared.n_iter_.tolist() == plain.n_iter_.tolist()
+            assert shared.kernel_requested_ == plain.kernel_requested_
 
 
 def test_blocks_of_another_matrix_are_refused_and_say_how_to_hand_it_over():
