@@ -246,7 +246,7 @@ def make_precomputed_provider(block, signs=None, shift=0.0, ridge=0.0):
     ))
 
 
-@njit(cache=True)
+@jit_callee
 def restore_precomputed_provider(provider, block, refold):
     """A provider of make_precomputed_provider over ``block``, after a solve, as it was made: its
     Q-matrix folded anew when ``refold`` (``block`` holds new values) or when the solve left a
@@ -269,7 +269,8 @@ def restore_precomputed_provider(provider, block, refold):
 
 @njit(cache=True)
 def restore_precomputed_providers(providers, blocks, refold):
-    """restore_precomputed_provider for each provider of a list and its block, in one call."""
+    """restore_precomputed_provider for each provider of a typed list and its block, in one
+    call (svmbench.kernels.typed_lists)."""
     for k in range(len(providers)):
         restore_precomputed_provider(providers[k], blocks[k], refold)
 

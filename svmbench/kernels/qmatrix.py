@@ -15,16 +15,15 @@ prefix of positions, cached), ``kernel_row_once`` (uncached), ``kernel_entry``, 
 """
 
 import numpy as np
-from numba.typed import List
 
 from svmbench.kernels.provider import (
     gram_block,
     gram_blocks,
     make_precomputed_provider,
     make_provider,
-    restore_precomputed_provider,
     restore_precomputed_providers,
 )
+from svmbench.kernels.typed_lists import typed_list
 
 Q_KINDS = ("kernel", "csvc", "l2svm")
 
@@ -130,28 +129,21 @@ class GramBlocks:
 
     def providers(self, members_list, signs_list, shift, ridge, typed=True):
         """The Q-matrices of the blocks of ``members_list`` folded by ``signs_list``, ``shift``
-        and ``ridge``, in a numba typed list (``typed``) or a Python list (no numba list: its
-        helpers are compiled anew in every process): the list the last call over the same
-        members, fold and kind of list returned, every provider restored to its state at
-        construction (no new arrays; a block is folded again only when its solve left positions
-        moved or :meth:`take` gave it new values), else new providers, kept. The solves must be
-        done with the previous list before the next is asked for."""
+        and ``ridge``, in a numba typed list (``typed``: for compiled code, never read from
+        Python) or a Python list: the list the last call over the same members and fold
+        returned, every provider restored to its state at construction in one compiled call
+        (no new arrays; a block is folded again only when its solve left positions moved or
+        :meth:`take` gave it new values), else new providers, kept. The solves must be done with
+        the previous list before the next is asked for."""
         key = (b"".join(members.tobytes() + signs.tobytes()
-                        for members, signs in zip(members_list, signs_list)), shift, ridge, typed)
-        if self._kept is not None and self._kept[0] == key:
-            _, providers, blocks = self._kept
-            if typed:
-                restore_precomputed_providers(providers, blocks, self._refold)
-            else:
-                for provider, block in zip(providers, blocks):
-                    restore_precomputed_provider(provider, block, self._refold)
-            self._refold = False
-            return providers
-        blocks = self.gathered(members_list)
-        providers = [make_precomputed_provider(block, signs=signs, shift=shift, ridge=ridge)
-                     for block, signs in zip(blocks, signs_list)]
-        if typed:
-            providers, blocks = List(providers), List(blocks)
-        self._kept = (key, providers, blocks)
+                        for members, signs in zip(members_list, signs_list)), shift, ridge)
+        if self._kept is None or self._kept[0] != key:
+            blocks = self.gathered(members_list)
+            providers = [make_precomputed_provider(block, signs=signs, shift=shift, ridge=ridge)
+                         for block, signs in zip(blocks, signs_list)]
+            self._kept = (key, providers, typed_list(providers), typed_list(blocks))
+        else:
+            restore_precomputed_providers(*self._kept[2:], self._refold)
         self._refold = False
-        return providers
+        _, providers, listed, _ = self._kept
+        return listed if typed else providers

@@ -1134,16 +1134,29 @@ def wss2_parallel_from():
     return wss2_parallel.WSS2_PARALLEL_MIN if get_num_threads() > 1 else np.iinfo(np.int64).max
 
 
-def fit_threads(providers):
-    """The FitThreads of a solve over ``providers``: numba's thread count, governed while the fit
-    runs, when a pass or a row of the longest problem may be split among threads; else one
-    (at once on one thread: a grid search's fits over a typed list of 21 Q-matrices spent longer
-    unboxing each from Python to ask than the solver's Python wrapper)."""
-    if get_num_threads() == 1:
-        return FitThreads(1)
-    may_split = max(min(wss2_parallel_from(), provider.settings[PARALLEL_MIN]) <=
-                    provider.signs.shape[0] for provider in providers)
-    return FitThreads(get_num_threads() if may_split else 1)
+@njit(cache=True)
+def may_split(provider, parallel_from):
+    """Whether a pass or a row of ``provider``'s problem may be split among threads: its length
+    reaches ``parallel_from`` (wss2's passes, wss2_parallel_from) or the provider's shortest row
+    filled in parallel."""
+    return min(parallel_from, provider.settings[PARALLEL_MIN]) <= provider.signs.shape[0]
+
+
+@njit(cache=True)
+def any_may_split(providers, parallel_from):
+    """may_split for some provider of a typed list, read in compiled code (unboxing each from
+    Python to ask cost a grid search's fits over 21 Q-matrices more than the solver's Python
+    wrapper; svmbench.kernels.typed_lists)."""
+    for k in range(len(providers)):
+        if may_split(providers[k], parallel_from):
+            return True
+    return False
+
+
+def fit_threads(split):
+    """The FitThreads of a solve: numba's thread count, governed while the fit runs, when a
+    pass or a row may be ``split`` among threads (may_split), else one."""
+    return FitThreads(get_num_threads() if split else 1)
 
 
 def solve(provider, y, params, variant):
@@ -1155,7 +1168,7 @@ def solve(provider, y, params, variant):
     initial_gradient(provider, state)
     parallel_from = wss2_parallel_from()
     loop = solver_loop_for(settings[0], y.shape[0], parallel_from)
-    threads = fit_threads([provider])
+    threads = fit_threads(get_num_threads() > 1 and may_split(provider, parallel_from))
     try:
         alpha, bias, iterations, converged, objective, violation = loop(
             provider, state, settings[-1], int(params.get("seed", 0)), parallel_from,
@@ -1227,12 +1240,13 @@ def solve_wss2_many(providers, params, alpha_init=None):
     each Q-matrix's signs; ``alpha_init``: the problems' starting alphas one after the other
     (None: zeros). The same results as ``solve`` on each, without Python between them."""
     _, shrinking, shrink_rules, C, tol, eps, max_iter = state_settings(params, "smo_wss2")
-    threads = fit_threads(providers)
+    parallel_from = wss2_parallel_from()
+    threads = fit_threads(get_num_threads() > 1 and any_may_split(providers, parallel_from))
     try:
         alpha, reals, ints = solve_each(
             providers, np.zeros(0) if alpha_init is None else np.asarray(alpha_init, dtype=float),
             shrinking, shrink_rules, C, tol, eps, max_iter, int(params.get("seed", 0)),
-            wss2_parallel_from(), threads.array)
+            parallel_from, threads.array)
     finally:
         threads.close()
     ends = np.cumsum(ints[:, SIZE]).tolist()
