@@ -12,9 +12,12 @@ from numba.typed import List
 
 
 @njit(cache=True)
-def _listed(item):
+def _empty_list_for(item):
+    """An empty typed List for values of ``item``'s type (the list's type is inferred from an
+    append)."""
     items = List()
     items.append(item)
+    items.clear()
     return items
 
 
@@ -25,8 +28,9 @@ def _append(items, item):
 
 def typed_list(items):
     """A numba typed List of ``items``, a non-empty Python sequence of values of one numba type
-    (providers of one class, arrays of one dtype and dimension)."""
-    listed = _listed(items[0])
-    for item in items[1:]:
+    (providers of one class, arrays of one dtype and dimension). Any length runs the same two
+    compiled functions, so a warm-up over one item loads what a list of many needs."""
+    listed = _empty_list_for(items[0])
+    for item in items:
         _append(listed, item)
     return listed
