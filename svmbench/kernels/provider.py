@@ -284,7 +284,7 @@ def gram_blocks(gram, members_list, flat=None):
     """(flat, blocks): the blocks gram[m][:, m] of every m in ``members_list``, gathered in one
     pass over the rows of gram (:func:`gather_blocks`) into one flat array, ``flat`` when given
     (a refill: the array returned for the same list), and the blocks as C-contiguous views of it
-    (no numba list to build: its helpers are compiled anew in every process)."""
+    (one array to refill, no list of blocks to hand to compiled code)."""
     members = np.concatenate([np.asarray(m, dtype=np.int64) for m in members_list])
     sizes = np.array([m.shape[0] for m in members_list], dtype=np.int64)
     starts = np.concatenate(([0], np.cumsum(sizes)))

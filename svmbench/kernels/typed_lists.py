@@ -3,9 +3,9 @@
 A typed List made, appended to or read from Python runs numba's own list helpers, and numba
 compiles those anew in every process (it caches none of them): smo_wss2's first grid search in
 a fresh process compiled 14 of them, 3.7-4.7 s of CPU where it needs 0.4 s without (a toy
-problem; docs/changelog.md). Compiled code that builds a list
-links the helpers into its own machine code, cached with it. So Python builds a typed List with
-:func:`typed_list`, hands it to compiled code and never reads it.
+problem; docs/changelog.md). Compiled code that builds a list links the helpers into its own
+machine code, cached with it. So Python builds a typed List with :func:`typed_list`, hands it to
+compiled code and never reads it.
 """
 
 from numba import njit
