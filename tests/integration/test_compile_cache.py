@@ -85,29 +85,6 @@ def test_a_cold_start_compiles_its_rule_once_and_a_second_process_loads_it(tmp_p
     assert second["decision"] == first["decision"]
 
 
-GRID_SEARCH = COUNT_COMPILES + """
-from svmbench.tuning import grid_search
-rng = np.random.default_rng(3)
-X = rng.normal(size=(60, 3))
-y = np.digitize(X[:, 0], [-0.5, 0.5])
-halves = [(np.arange(30, 60), np.arange(30)), (np.arange(30), np.arange(30, 60))]
-grid_search({"name": "smo_wss2", "gamma": 1.0, "C": 1.0},
-            {"grid": {"gamma_log2": [-1, 1], "C_log2": [0, 2]}}, X, y, halves, scale=True)
-print(json.dumps({"compiled": compiled}))
-"""
-
-
-def test_a_grid_search_over_class_pairs_compiles_nothing_once_cached():
-    """smo_wss2's grid search over three classes hands its pairs' Q-matrices to compiled code in
-    typed lists: built by cached code (svmbench.kernels.typed_lists), not by numba's list
-    helpers, which no cache keeps (a fresh process compiled 14 of them, 3.7-4.7 s of CPU). The
-    user's cache (filled ahead by svmbench-compile, else by the first process) serves the first
-    process; the second loads all."""
-    for _ in range(2):
-        done, _ = run(GRID_SEARCH, None)
-    assert done["compiled"] == []
-
-
 DIAGONAL = """
 import json
 import numpy as np
