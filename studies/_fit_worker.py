@@ -77,7 +77,21 @@ def summarize(model, X_test, y_test):
             "iter": int(np.sum(getattr(model, "n_iter_", [np.nan]))),
             "K1": getattr(model, "kernel_computed_", None),
             "K2": getattr(model, "kernel_requested_", None),
+            "reads s": timed_reading(model),
             "referee s": getattr(model, "referee_time_s_", math.nan)}
+
+
+def timed_reading(model):
+    """The seconds its fit spent reading requested Q entries where the solver times that part
+    where it runs (Rosen's Q d: each class pair's ``row_adding_cycles``, svmbench.kernels.cycles),
+    else None (the bench estimates it from K2)."""
+    cycles = [result.trace["row_adding_cycles"] for result in getattr(model, "fit_results_", ())
+              if "row_adding_cycles" in result.trace]
+    if not cycles:
+        return None
+    # imported here: iteration_cost.py --ab runs this file over checkouts without the module
+    from svmbench.kernels.cycles import cycles_per_second
+    return sum(cycles) / cycles_per_second()
 
 
 def curve_in(memory):

@@ -11,7 +11,8 @@ is dropped), cache 1024 MB and tol 1e-3 as the bench. Per solver: iterations, K1
 of the fitted model (support, dual coefficients, intercepts: the path), median CPU and wall
 seconds of the fit (the referee's check taken out), and the bench's definitions
 (studies/bench.py, run_cell): the kernel-row time K1 x the CPU time per computed entry of full
-rows (row_time_per_entry) + K2 x the time per requested entry (read_time_per_entry), ``us/it``
+rows (row_time_per_entry) + K2 x the time per requested entry (read_time_per_entry; Rosen's
+reading of them is timed in the fit instead, bench.reads_seconds), ``us/it``
 CPU per iteration and ``bk us/it`` (CPU - row time) / iterations, and that bookkeeping over
 smo_wss2's in the same cell (target: 1.5).
 
@@ -26,6 +27,7 @@ times, are what the run says.
 import argparse
 import hashlib
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -37,8 +39,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numba
 import numpy as np
-from _fit_worker import certified_fit, one_blas_thread
-from bench import CACHE_MB, TOL, load, pair_length, read_time_per_entry, row_time_per_entry
+from _fit_worker import certified_fit, one_blas_thread, timed_reading
+from bench import (
+    CACHE_MB,
+    TOL,
+    load,
+    pair_length,
+    read_time_per_entry,
+    reads_seconds,
+    row_time_per_entry,
+)
 
 from svmbench.algorithms import build_estimator
 from svmbench.warm_up import warm_up
@@ -67,14 +77,16 @@ def cell_data(cell, classes):
 
 
 def fit_once(solver, C, gamma, X, y):
-    """(CPU s, wall s, counts) of one fit at one thread."""
+    """(CPU s, wall s, the seconds it timed reading requested entries or None, counts) of one
+    fit at one thread (_fit_worker.timed_reading)."""
     model = build_estimator({"name": solver, "C": C, "gamma": gamma, "tol": TOL,
                              "cache_mb": CACHE_MB})
     wall, cpu, failed = certified_fit(model, X, y)
     if failed:
         raise RuntimeError(f"{solver} at C {C:g}, gamma {gamma:g}: {failed}")
-    return cpu, wall, {"iterations": int(np.sum(model.n_iter_)), "K1": model.kernel_computed_,
-                       "K2": model.kernel_requested_, "hash": model_hash(model)}
+    return cpu, wall, timed_reading(model), {
+        "iterations": int(np.sum(model.n_iter_)), "K1": model.kernel_computed_,
+        "K2": model.kernel_requested_, "hash": model_hash(model)}
 
 
 def measure(cells, solvers, repeats, classes):
@@ -85,20 +97,21 @@ def measure(cells, solvers, repeats, classes):
     found = []
     for cell in cells:
         _, C, gamma, (X, y) = cell_data(cell, classes)
-        times = {solver: ([], []) for solver in solvers}
+        times = {solver: ([], [], []) for solver in solvers}
         counts = {}
         for round_ in range(repeats + 1):
             for solver in solvers:
-                cpu, wall, counts[solver] = fit_once(solver, C, gamma, X, y)
+                cpu, wall, reading, counts[solver] = fit_once(solver, C, gamma, X, y)
                 if round_ > 0:
-                    times[solver][0].append(cpu)
-                    times[solver][1].append(wall)
+                    for kept, value in zip(times[solver], (cpu, wall, reading), strict=True):
+                        kept.append(value)
         row_entry = row_time_per_entry(X, gamma, 1)
         read_entry = read_time_per_entry(pair_length(y))
         for solver in solvers:
             found.append({"cell": cell, "classes": classes, "n": int(y.shape[0]),
                           "solver": solver, **counts[solver], "cpu": times[solver][0],
-                          "wall": times[solver][1], "row_ns": 1e9 * row_entry,
+                          "wall": times[solver][1], "reads": times[solver][2],
+                          "row_ns": 1e9 * row_entry,
                           "read_ns": 1e9 * read_entry})
     return found
 
@@ -106,7 +119,9 @@ def measure(cells, solvers, repeats, classes):
 def per_iteration(entry):
     """The bench's us/it and bk us/it of an entry (median CPU)."""
     cpu = statistics.median(entry["cpu"])
-    rows = 1e-9 * (entry["K1"] * entry["row_ns"] + entry["K2"] * entry["read_ns"])
+    reading = reads_seconds(entry["reads"])
+    rows = 1e-9 * entry["K1"] * entry["row_ns"] + (
+        1e-9 * entry["K2"] * entry["read_ns"] if math.isnan(reading) else reading)
     return 1e6 * cpu / entry["iterations"], 1e6 * (cpu - rows) / entry["iterations"], rows
 
 
@@ -154,12 +169,14 @@ def compare(args):
         for entries in rounds:
             for e in entries:
                 key = (e["cell"], e["solver"])
-                kept = merged.setdefault(side, {}).setdefault(key, {**e, "cpu": [], "wall": []})
+                kept = merged.setdefault(side, {}).setdefault(key, {**e, "cpu": [], "wall": [],
+                                                                        "reads": []})
                 if (e["iterations"], e["K1"], e["K2"], e["hash"]) != (
                         kept["iterations"], kept["K1"], kept["K2"], kept["hash"]):
                     raise AssertionError(f"{side} {key}: the path differs between rounds")
                 kept["cpu"] += e["cpu"]
                 kept["wall"] += e["wall"]
+                kept["reads"] += e.get("reads", [])  # a base before timed readings: none
     lines = [("| cell | solver | iterations | K1 base | K1 this | K2 base | K2 this | same path | "
               "us/it base | us/it this | bk us/it base | bk us/it this | this / base (bk) | "
               "bk / wss2 this |"), "|" + " --- |" * 14]

@@ -32,6 +32,7 @@ from numba import njit
 from svmbench.capabilities import Capabilities
 from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
+from svmbench.kernels.cycles import cycle_count
 from svmbench.kernels.provider import cached_kernel_row, kernel_row
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, STALLED, finish, register_solver
@@ -74,10 +75,14 @@ def step_and_scan(y, alpha, gradient, lam, qd, C, support):
     there are none), the mean and spread 0 when J is empty; ``least_multiplier`` turns the last
     two into eq. (4)'s least multiplier. One pass where the gradient update, the stop
     test and the free set took three (issue 42), each value as each of those passes made it.
-    Every test picks a value, none jumps (which sets a sample is in follows no pattern a branch
-    predictor learns; adding 0.0 to the total leaves it as it was): 4.0 ns a sample with the
-    tests as branches, 1.6 without (the bound samples' extremes included), on random sets of
-    1,500 and 22,696 samples (issue 42)."""
+    Every test is written to pick a value, not to jump (which sets a sample is in follows no
+    pattern a branch predictor learns; adding 0.0 to the total leaves it as it was), and LLVM
+    makes them selects or jumps by the host's cost model. On the AMD EPYC of the bench: 4.0 ns
+    a sample with the tests as branches, 1.6 without (the bound samples' extremes included), on
+    random sets of 1,500 and 22,696 samples. On an Intel Xeon (llvmlite's ``rocketlake``), where
+    some stay jumps: 7.3 and 16 ns a sample; LLVM selects emitted for every test made it 10-11
+    ns on both and left Rosen's fits' time per iteration unchanged within the noise of an A/B,
+    so they were not kept (issue 42)."""
     total, count, low, high = 0.0, 0, np.inf, -np.inf
     b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
     up_bound, low_bound = np.inf, -np.inf
@@ -225,20 +230,29 @@ def q_times_direction(provider, support, count, d, out, offsets, weights):
     (same counts, same LRU order). A row the cache holds
     is only noted (its offset in the pool) and added with the held rows after it, GROUP at a
     time (add_rows); before a row the cache must compute, the held rows are added first (the
-    computation may evict or move them), then the computed row alone."""
+    computation may evict or move them), then the computed row alone. Returns the cycles spent
+    adding rows (svmbench.kernels.cycles): the reading of the requested entries, timed where
+    it runs, the cache's lookups and the rows' computation left out."""
     n = out.shape[0]
     cache, settings, counters = provider.cache, provider.settings, provider.counters
-    held = 0
+    held, adding = 0, 0
     for t in range(count):
         j = support[t]
         if cached_kernel_row(cache, settings, counters, j, n).shape[0] > 0:
             offsets[held], weights[held] = cache.offset[j], d[j]
             held += 1
             continue
+        start = cycle_count()
         add_rows(out, cache.pool, offsets, weights, held)
+        adding += cycle_count() - start
         held = 0
-        add_row(out, kernel_row(provider, j, n), d[j])
+        row = kernel_row(provider, j, n)
+        start = cycle_count()
+        add_row(out, row, d[j])
+        adding += cycle_count() - start
+    start = cycle_count()
     add_rows(out, cache.pool, offsets, weights, held)
+    return adding + cycle_count() - start
 
 
 @jit_callee
@@ -289,7 +303,8 @@ def move(alpha, gradient, C, support, count, d, qd):
 def rosen_loop(given, y, C, tol, max_iter, curve):
     """Steps until b_low - b_up <= 2 tol; checkpoints of the objective and b_low - b_up into
     ``curve``. An iteration: direction, Q d (the one call that takes the provider), move, then
-    step_and_scan, whose one pass updates G and finds the stop test's gap and the next J."""
+    step_and_scan, whose one pass updates G and finds the stop test's gap and the next J.
+    Returns ``outcome``'s values and the cycles Q d spent adding rows."""
     provider = borrowed(given)  # the caller holds its arrays (see kernels.borrowed)
     n = y.shape[0]
     alpha = np.zeros(n)
@@ -297,7 +312,7 @@ def rosen_loop(given, y, C, tol, max_iter, curve):
     support = np.empty(n, dtype=np.int64)
     d, qd = np.zeros(n), np.zeros(n)
     offsets, weights = np.empty(n, dtype=np.int64), np.empty(n)  # q_times_direction's rows
-    iterations = 0
+    iterations, adding = 0, 0
     scanned = step_and_scan(y, alpha, gradient, 0.0, qd, C, support)
     gap = scanned[3]
     converged = gap <= 2.0 * tol
@@ -307,7 +322,7 @@ def rosen_loop(given, y, C, tol, max_iter, curve):
         count = direction(y, alpha, gradient, C, tol, support, d, scanned)
         if count == 0:
             break
-        q_times_direction(provider, support, count, d, qd, offsets, weights)
+        adding += q_times_direction(provider, support, count, d, qd, offsets, weights)
         lam = move(alpha, gradient, C, support, count, d, qd)
         if not np.isfinite(lam):
             break
@@ -315,9 +330,10 @@ def rosen_loop(given, y, C, tol, max_iter, curve):
         iterations += 1
         gap = scanned[3]  # b_low - b_up
         converged = gap <= 2.0 * tol
-    result = outcome(alpha, gradient, y, C, iterations, converged)
-    close(curve, iterations, provider.counters, result[4], gap)
-    return result
+    alpha, bias, iterations, converged, objective, violation = outcome(alpha, gradient, y, C,
+                                                                      iterations, converged)
+    close(curve, iterations, provider.counters, objective, gap)
+    return alpha, bias, iterations, converged, objective, violation, adding
 
 
 @register_solver("rosen")
@@ -329,13 +345,13 @@ def solve(provider, y, params):
     check_labels_folded(provider, labels)
     C, tol, max_iter = smo_settings(params)
     checkpoints = Checkpoints()
-    alpha, bias, iterations, converged, objective, violation = rosen_loop(
+    alpha, bias, iterations, converged, objective, violation, adding = rosen_loop(
         provider, labels, C, tol, max_iter, checkpoints.array
     )
     # stopped at b_low <= b_up + 2 tol, which bounds every sample's violation at the bias by 2 tol
     reason = OPTIMAL if converged else MAX_ITER if iterations >= max_iter else STALLED
     return finish(provider, alpha, bias, iterations, reason, objective, violation, 2.0 * tol,
-                  checkpoints)
+                  checkpoints, row_adding_cycles=int(adding))
 
 
 def tolerance(settings):

@@ -5,6 +5,7 @@ import math
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -34,8 +35,8 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
         "of wall time)" in text
     assert "Partial" not in text
     assert "BLAS (predictions, untimed) 1 thread." in text
-    assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | referee s " \
-        "| note | ns/K1 | rows % | us/it | bk us/it |" in text
+    assert "| contender | C | gamma | wall s | CPU s | SV | test acc % | iter | K1 | K2 | reads s " \
+        "| referee s | note | ns/K1 | rows % | us/it | bk us/it |" in text
     assert "- referee / fit wall: no cell with n >= 20,000; all " in text
     for label in ("SVC (LIBSVM)", "smo_wss2 (1 thr)", "gs_svm (1 thr)"):
         assert text.count(f"| {label} |") == 18  # 9 cells on each of the two sets
@@ -283,6 +284,7 @@ def test_a_slow_solver_fits_in_its_worker_with_the_counts_of_a_fit_in_the_proces
         expected = bench.summarize(model.fit(data[0], data[1]), data[2], data[3])
         assert row["note"] == expected.pop("faults") == ""
         assert row["referee s"] > 0 and expected.pop("referee s") > 0  # a clock: not compared
+        assert math.isnan(row["reads s"]) and expected.pop("reads s") is None  # not timed
         assert {key: row[key] for key in expected} == expected
         assert row["CPU s"] > 0
 
@@ -306,15 +308,18 @@ def test_a_fit_ending_in_a_fault_is_named_in_its_cells_note():
 
 def test_parity_compares_bookkeeping_per_iteration_with_smo_wss2_in_the_same_cell():
     """Two cells: x's bookkeeping 2x and 0.5x smo_wss2's (geometric mean 1, worst 2, one cell
-    within 1.5x); a cell at the rows' bound (bookkeeping <= 0) is left out."""
+    within 1.5x); a cell at the rows' bound (bookkeeping <= 0) is left out and counted, a cell
+    smo_wss2 did not run is not paired."""
     bench = load_study("bench")
     rows = []
     for C, ours, theirs in ((1.0, 4.0, 2.0), (2.0, 1.0, 2.0), (4.0, -1.0, 2.0)):
         for solver, value in (("smo_wss2", theirs), ("x", ours)):
             rows.append({"dataset": "s", "C": C, "gamma": 1.0, "solver": solver, "threads": 1,
                          "bk us/it": value})
-    mean, worst, within, cells = bench.parity(pd.DataFrame(rows))["x"]
-    assert (mean, worst, within, cells) == (pytest.approx(1.0), pytest.approx(2.0), 1, 2)
+    rows.append({"dataset": "s", "C": 8.0, "gamma": 1.0, "solver": "x", "threads": 1,
+                 "bk us/it": 3.0})
+    assert bench.parity(pd.DataFrame(rows))["x"] == (pytest.approx(1.0), pytest.approx(2.0), 1,
+                                                      2, 1)
 
 
 def test_time_per_requested_entry_is_that_of_reading_rows():
@@ -323,6 +328,29 @@ def test_time_per_requested_entry_is_that_of_reading_rows():
     assert 0.0 < bench.read_time_per_entry(1000) < 1e-7
     assert bench.pair_length(np.repeat([0, 1, 2, 3], 25)) == 50
     assert bench.pair_length(np.repeat([0, 1], 30)) == 60
+
+
+def test_rosen_times_its_reading_of_requested_entries_and_smo_wss2_leaves_it_to_the_bench():
+    """summarize's ``reads s``: Rosen's Q d time, positive and within the fit's wall time;
+    None for smo_wss2, whose reading the bench estimates from K2. reads_seconds: the median of
+    the timed fits, NaN when none is."""
+    bench = load_study("bench")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = np.where(X[:, 0] + rng.normal(size=300) > 0, 1, -1)
+    for name in ("rosen", "smo_wss2"):
+        model = bench.build_estimator({"name": name, "C": 4.0, "gamma": 1.0, "tol": 1e-3,
+                                       "cache_mb": 1.0})
+        start = time.perf_counter()
+        model.fit(X, y)
+        wall = time.perf_counter() - start
+        reading = bench.summarize(model, X, y)["reads s"]
+        if name == "rosen":
+            assert 0.0 < reading <= wall
+        else:
+            assert reading is None
+    assert bench.reads_seconds([3.0, None, 1.0, 2.0]) == 2.0
+    assert math.isnan(bench.reads_seconds([None, None]))
 
 
 def rosen_worker():
@@ -365,6 +393,7 @@ def test_a_slow_fit_stopped_at_the_budget_says_how_far_it_went():
         (wall, _, failed), summary = worker.fit(quick, 1, 600.0)
         expected = summarize(build_estimator(quick).fit(X, y), X[:10], y[:10])
         assert summary.pop("referee s") > 0 and expected.pop("referee s") > 0  # clocks
+        assert summary.pop("reads s") > 0 and expected.pop("reads s") > 0
         assert summary == expected and wall > 0 and failed == ""
     finally:
         worker.close()
