@@ -34,8 +34,9 @@ length added into a float64 vector per pass, the fastest reading of rows we have
 of those rows as large as the pair's Q-matrix up to 256 MB, best of 3 CPU times), or, for a
 solver that times its reading of requested entries where it runs, that time (``reads s``, the
 median over the cell's fits: Rosen's Q d, whose up to 84 million entries an iteration left a
-calibrated estimate's error larger than the rest of the iteration, negative in 17 of its 36
-cells in the bench of 2026-11-29; svmbench.kernels.cycles). Every
+calibrated estimate's error larger than the rest of the iteration, negative in 13 of the 49
+cells it finished at one thread in the bench of 2026-11-29; wall time, by
+svmbench.kernels.cycles). Every
 requested entry is read at least once, so what remains is the rule's own work (issue 42: within 1.5x of smo_wss2's per iteration, the
 Summary's parity line). Every fit is certified by the referee (svmbench.referee), outside the times: ``referee s``
 is its wall time per cell (the last fit), and the targets give it over the fit's wall time. A
@@ -276,6 +277,13 @@ def reads_seconds(readings):
     return statistics.median(timed) if timed else math.nan
 
 
+def reading_seconds(timed, requested, seconds_per_entry):
+    """The seconds a fit spent reading its ``requested`` Q entries: ``timed`` (reads_seconds)
+    where the solver times them, else ``requested`` x ``seconds_per_entry``
+    (read_time_per_entry)."""
+    return requested * seconds_per_entry if math.isnan(timed) else timed
+
+
 def row_time_per_entry(X, gamma, all_cores):
     """CPU seconds per kernel entry of full rows of X at gamma (cache off, 1 thread, best of
     3)."""
@@ -368,9 +376,8 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
                 row_seconds["read"] = read_time_per_entry(pair_length(data[1]))
         row["reads s"] = reads_seconds(contender.readings)
         if computed and contender.threads == 1:
-            reading = results["K2"] * row_seconds["read"] if math.isnan(row["reads s"]) else \
-                row["reads s"]
-            row_time = computed * row_seconds[gamma] + reading
+            row_time = computed * row_seconds[gamma] + reading_seconds(
+                row["reads s"], results["K2"], row_seconds["read"])
             row["ns/K1"] = 1e9 * row["CPU s"] / computed
             row["rows %"] = 100.0 * computed * row_seconds[gamma] / row["CPU s"]
             row["us/it"] = 1e6 * row["CPU s"] / results["iter"]
@@ -935,7 +942,7 @@ def document(args, run, rows, sections, left):
          f"time per requested entry that of Rosen's Q d over cached rows of the mean class "
          f"pair's length (studies/bench.py, read_time_per_entry); Rosen's own: reads s, the "
          f"seconds its Q d spent reading requested entries, timed in the fit by the cycle "
-         f"counter (svmbench.kernels.cycles), which takes the place of K2 x that time. Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
+         f"counter (wall time, svmbench.kernels.cycles), which takes the place of K2 x that time. Budget {args.budget:g} s per cell's first fit. Load average (1/5/15 min) "
          f"{run['load_before']} before, {load_average()} after the last set; "
          f"{elapsed(run):.0f} s."
          + "".join(f" Resumed in a new process from {resumed['from']} at {resumed['at']} (load "

@@ -27,7 +27,6 @@ times, are what the run says.
 import argparse
 import hashlib
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -46,6 +45,7 @@ from bench import (
     load,
     pair_length,
     read_time_per_entry,
+    reading_seconds,
     reads_seconds,
     row_time_per_entry,
 )
@@ -119,9 +119,8 @@ def measure(cells, solvers, repeats, classes):
 def per_iteration(entry):
     """The bench's us/it and bk us/it of an entry (median CPU)."""
     cpu = statistics.median(entry["cpu"])
-    reading = reads_seconds(entry["reads"])
-    rows = 1e-9 * entry["K1"] * entry["row_ns"] + (
-        1e-9 * entry["K2"] * entry["read_ns"] if math.isnan(reading) else reading)
+    rows = 1e-9 * entry["K1"] * entry["row_ns"] + reading_seconds(
+        reads_seconds(entry["reads"]), entry["K2"], 1e-9 * entry["read_ns"])
     return 1e6 * cpu / entry["iterations"], 1e6 * (cpu - rows) / entry["iterations"], rows
 
 
