@@ -11,12 +11,14 @@
 - :func:`bayesian_pairs_figure` — per pair of algorithms, the Bayesian signed-rank test's
   P(first better), P(equivalent), P(second better) as one stacked bar (Benavoli et al. 2017).
 
-Every function returns a Figure; :func:`save_figure` writes ``<stem>.png`` and ``<stem>.pdf``.
+Every function returns a Figure; :func:`save_figure` writes ``<stem>.png`` and ``<stem>.pdf``
+(none while :data:`writing_figures` is off).
 Styles differ by marker and line style as well as colour so figures survive grey print.
 """
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Mapping, Sequence
 from itertools import count, cycle
 from pathlib import Path
@@ -37,15 +39,21 @@ PRINT_STYLE = {"font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "legend
 MARKERS = ("o", "s", "^", "D", "v", "x", "+", "*")
 LINESTYLES = ("-", "--", "-.", ":")
 HATCHES = ("", "//", "..", "xx", "\\\\", "--")
+# whether save_figure writes its files: a check that compares pages' Markdown only turns it off
+# (tests/integration/test_pages.py; a figure's data are the table beside it, its bytes change with
+# matplotlib's and FreeType's versions)
+writing_figures = contextvars.ContextVar("writing_figures", default=True)
 
 
 def save_figure(figure: plt.Figure, stem: str | Path) -> list[Path]:
-    """Write ``stem.png`` and ``stem.pdf`` (folders created); close the figure."""
+    """Write ``stem.png`` and ``stem.pdf`` (folders created; nothing written while
+    writing_figures is off); close the figure."""
     stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
-    for path in paths:
-        figure.savefig(path, bbox_inches="tight")
+    if writing_figures.get():
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        for path in paths:
+            figure.savefig(path, bbox_inches="tight")
     plt.close(figure)
     return paths
 

@@ -7,8 +7,9 @@ printed Tables 2-3), and each page is compared with the committed file, whole, c
 character: a number that differs is a page that differs. Nothing on these pages is volatile:
 their provenance footers are made from the records (svmbench.analysis.sources), not from the
 machine or commit rendering them. Figures: their PNG/PDF bytes are not compared (they change
-with matplotlib's and FreeType's versions); their data are the tables of the page beside them,
-which are, and every figure a re-rendered page shows must be one the tree holds.
+with matplotlib's and FreeType's versions), nor written here (plots.writing_figures); their data
+are the tables of the page beside them, which are, and every figure a re-rendered page shows
+must be one the tree holds.
 docs/deviations.md is compared by tests/integration/test_deviations.py.
 
 A page that does not re-render as committed (differs, is not committed, or is not written from
@@ -27,6 +28,7 @@ from multiprocessing import get_context
 import pytest
 
 from svmbench import walltime
+from svmbench.analysis import plots
 from svmbench.papers.fw import fw_tables
 from svmbench.render import ROOT, artefacts, render
 
@@ -60,9 +62,11 @@ NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 
 
 def render_one(name, out_root):
-    """Render artefact ``name`` under ``out_root``: its output path and the engine modules the
-    process had loaded by then (a worker of the pool below)."""
+    """Render artefact ``name`` under ``out_root``, its figures' files not written (their bytes
+    are not compared; writing them was about 40 % of the curves board's rendering): its output
+    path and the engine modules the process had loaded by then (a worker of the pool below)."""
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
+    plots.writing_figures.set(False)
     written = render(name, "paper", out_root=out_root)
     return written, sorted(module for module in ENGINE if module in sys.modules)
 

@@ -2,6 +2,7 @@
 the figure's artists), and the PNG and PDF files hold a drawing."""
 
 import matplotlib.image
+import matplotlib.pyplot
 import numpy as np
 import pandas as pd
 import pytest
@@ -69,6 +70,22 @@ def test_objective_vs_iterations(tmp_path):
     np.testing.assert_allclose(line.get_ydata(), 1 / line.get_xdata())
     assert figure.axes[0].get_title() == "cancer"
     assert_written(plots.save_figure(figure, tmp_path / "objective"))
+
+
+def test_with_writing_figures_off_a_figure_is_closed_and_no_file_written(tmp_path):
+    """What tests/integration/test_pages.py renders with: the paths a page names, no files."""
+    iterations = np.arange(1, 50)
+    figure = plots.objective_vs_iterations({"a": (iterations, 1 / iterations)}, "cancer")
+    token = plots.writing_figures.set(False)
+    try:
+        paths = plots.save_figure(figure, tmp_path / "off" / "objective")
+    finally:
+        plots.writing_figures.reset(token)
+    assert [p.name for p in paths] == ["objective.png", "objective.pdf"]
+    assert not (tmp_path / "off").exists()
+    assert not matplotlib.pyplot.fignum_exists(figure.number)
+    assert_written(plots.save_figure(plots.objective_vs_iterations(
+        {"a": (iterations, 1 / iterations)}, "cancer"), tmp_path / "on" / "objective"))
 
 
 def test_error_bars(records, tmp_path):
