@@ -63,7 +63,7 @@ NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 
 def render_one(name, out_root):
     """Render artefact ``name`` under ``out_root``, its figures' files not written (their bytes
-    are not compared; writing them was about 40 % of the curves board's rendering): its output
+    are not compared; docs/changelog.md, 2026-12-03, has what writing them cost): its output
     path and the engine modules the process had loaded by then (a worker of the pool below)."""
     os.environ.setdefault("SOURCE_DATE_EPOCH", "0")
     plots.writing_figures.set(False)
