@@ -50,7 +50,7 @@ from svmbench.solvers.base import worst_status
 from svmbench.store import FINISHED, ResultStore, StoreError
 from svmbench.tuned_points import TunedPoints
 from svmbench.tuning import REFERENCE, tuning_algorithm
-from svmbench.warm_up import points_kind, warm_up, warm_up_tuning
+from svmbench.warm_up import points_kind, toy_samples, warm_up, warm_up_tuning
 
 # record fields that differ between two runs of one config (times aside, records are the same):
 # clocks, when, which sweep, and whether this cell or another ran a shared search
@@ -394,8 +394,10 @@ def train_folds(cfg, cell, chash, store, wanted, name):
         for split in progress:
             record = {**base_record(cell, chash, split.fold), **split.params, **split.tuning}
             try:
-                warm_up(cell["algorithm"]["name"], cell["algorithm"].get("kernel", "rbf"),
-                        *target, kind=points_kind(split.X_train))
+                name_and_kernel = cell["algorithm"]["name"], cell["algorithm"].get("kernel", "rbf")
+                warm_up(*name_and_kernel, *target, kind=points_kind(split.X_train),
+                        samples=toy_samples(*name_and_kernel, *target,
+                                            n_train=split.X_train.shape[0]))
                 record.update(measure({**cell["algorithm"], **split.params}, split))
                 if not cfg.get("curves", False):  # kept only on request (their size)
                     record.pop("curve", None)

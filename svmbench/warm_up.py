@@ -31,22 +31,27 @@ from svmbench.algorithms import build_estimator
 from svmbench.kernels.compile_cache import naming
 from svmbench.kernels.math import binary_bits, is_sparse, make_points
 from svmbench.referee import RefutedError
+from svmbench.solvers.smo import wss2_parallel_from
 from svmbench.tuning import grid_search
 
+# samples of the toy problem a warm-up fits unless the fit it prepares needs more (toy_samples)
+TOY_SAMPLES = 40
 
-def toy_problem():
+
+def toy_problem(samples=TOY_SAMPLES):
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(40, 3))
+    X = rng.normal(size=(samples, 3))
     return X, np.where(X[:, 0] > 0, 1.0, -1.0)
 
 
 @functools.cache
-def warm_up(algorithm_name, kernel, *settings, kind="dense"):
+def warm_up(algorithm_name, kernel, *settings, kind="dense", samples=TOY_SAMPLES):
     """Compile (or load from numba's disk cache) once per process, outside every timing, the
     code a fit on points of ``kind`` runs (:func:`points_kind` of the data about to be fitted:
-    each kind has its own row filler); ``settings``: (key, value) pairs of an algorithm config
-    with a ``_target_``."""
-    X, y = toy_points(kind)
+    each kind has its own row filler) on a toy problem of ``samples`` points (:func:`toy_samples`
+    of the fit's size); ``settings``: (key, value) pairs of an algorithm config with a
+    ``_target_``."""
+    X, y = toy_points(kind, samples)
     estimator = build_estimator({**dict(settings), "name": algorithm_name, "kernel": kernel})
     with naming(algorithm_name):
         try:
@@ -72,6 +77,22 @@ def warm_up_tuning(algorithm_name, kernel, *settings):
                     scale=True)
 
 
+def toy_samples(algorithm_name, kernel, *settings, n_train):
+    """The size of the toy problem whose fit compiles what a fit on ``n_train`` samples runs.
+    smo_wss2 picks its compiled loop by size (svmbench.solvers.smo.solver_loop_for): with more
+    than one numba thread, from wss2_parallel_from() samples on, the loop whose passes run in
+    parallel, which a fit on fewer samples never compiles (w7a at 2 threads after
+    svmbench-compile: its first record's train_time_s held 19 s of compiling; see the changelog).
+    Every other solver compiles the same code at any size, and fits on a large toy problem can
+    take minutes (eg_fixed), so they keep TOY_SAMPLES. A multiclass fit whose class pairs are all
+    shorter compiles the parallel loop for nothing, outside every timing."""
+    estimator = build_estimator({**dict(settings), "name": algorithm_name, "kernel": kernel})
+    parallel_from = wss2_parallel_from()
+    if getattr(estimator, "solver_name", None) == "smo_wss2" and parallel_from <= n_train:
+        return max(parallel_from, TOY_SAMPLES)
+    return TOY_SAMPLES
+
+
 def tuning_refusal(algorithm_name, kernel):
     """:func:`warm_up_tuning`; None, or why no grid search can tune the solver (its estimator
     refuses the precomputed kernel matrices the search fits on: csvm_xialpha's bound needs the
@@ -91,11 +112,11 @@ KINDS = ("dense", "binary", "sparse")
 DEFAULT_KINDS = ("dense", "binary")
 
 
-def toy_points(kind):
+def toy_points(kind, samples=TOY_SAMPLES):
     """toy_problem's labels with points of ``kind``: its dense points; 0/1 points on 100 features,
     about 10 a point (kept as bits, as Adult's and Web's); other sparse points, as many nonzeros
     at random values (walked by columns, svmbench.kernels.math.make_points)."""
-    X, y = toy_problem()
+    X, y = toy_problem(samples)
     if kind == "dense":
         return X, y
     rng = np.random.default_rng(1)

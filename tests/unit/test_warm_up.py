@@ -6,6 +6,7 @@ kind the provider itself takes. Once the cache holds them, a second process comp
 all, numba's own list helpers included."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -22,7 +23,8 @@ from svmbench.kernels.provider import (
     make_provider,
     with_kind,
 )
-from svmbench.warm_up import KINDS, points_kind, toy_points
+from svmbench.solvers.smo import wss2_parallel_from
+from svmbench.warm_up import KINDS, TOY_SAMPLES, points_kind, toy_points, toy_samples
 
 PROGRAM = """
 import json, sys
@@ -94,7 +96,8 @@ def test_once_cached_a_process_compiles_nothing_at_all():
     assert done["compiled anywhere"] == []
 
 
-FIT = """
+# a fit program's start: its imports and the count of signatures of svmbench's functions
+SIGNATURES = """
 import json, sys
 import numpy as np
 import scipy.sparse as sp
@@ -106,7 +109,9 @@ def compiled():
     return {f"{module}.{name}": len(value.signatures)
             for module, loaded in list(sys.modules.items()) if module.startswith("svmbench")
             for name, value in vars(loaded).items() if isinstance(value, Dispatcher)}
+"""
 
+FIT = SIGNATURES + """
 rng = np.random.default_rng(2)
 X = sp.csr_matrix((rng.random((60, 120)) < 0.1).astype(float))
 y = np.where(np.asarray(X[:, :60].sum(axis=1)).ravel() > 6, 1.0, -1.0)
@@ -144,3 +149,38 @@ def test_the_kind_is_the_providers(seed, n, d, density, zero_one, sparse):
 
 def test_each_toy_problem_is_of_its_kind():
     assert [points_kind(toy_points(kind)[0]) for kind in KINDS] == list(KINDS)
+
+
+LARGE_FIT = SIGNATURES + """
+from svmbench.solvers.smo import wss2_parallel_from
+
+rng = np.random.default_rng(3)
+X = rng.normal(size=(wss2_parallel_from() + 500, 2))
+y = np.where(X[:, 0] + 0.3 * rng.normal(size=X.shape[0]) > 0, 1.0, -1.0)
+samples = warm_up.toy_samples("smo_wss2", "rbf", n_train=X.shape[0])
+warm_up.warm_up("smo_wss2", "rbf", samples=samples if sys.argv[1] == "sized" else warm_up.TOY_SAMPLES)
+before = compiled()
+build_estimator({"name": "smo_wss2", "gamma": 0.5}).fit(X, y)
+print(json.dumps({name: count for name, count in compiled().items() if count != before.get(name, 0)}))
+"""
+
+
+def large_fit_signatures(warm):
+    """New signatures of a 2-thread smo_wss2 fit on more samples than wss2_parallel_from() after
+    the warm-up on toy_samples' problem ("sized") or on the smallest one ("toy")."""
+    done = subprocess.run([sys.executable, "-c", LARGE_FIT, warm], capture_output=True, text=True,
+                          check=True, env={**os.environ, "NUMBA_NUM_THREADS": "2"})
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_after_the_warm_up_on_a_sized_toy_problem_a_large_wss2_fit_compiles_nothing():
+    """The fit takes the loop with parallel passes (smo.solver_loop_for), which only a toy problem
+    as large as wss2_parallel_from() compiles."""
+    assert large_fit_signatures("sized") == {}
+    assert large_fit_signatures("toy")  # the 40-sample warm-up would leave it to the timed fit
+
+
+@pytest.mark.parametrize("algorithm", ["smo_mod2", "gs_svm", "eg_fixed"])
+def test_toy_samples_grow_only_for_wss2s_parallel_loop(algorithm):
+    assert toy_samples(algorithm, "rbf", n_train=10**6) == TOY_SAMPLES
+    assert toy_samples("smo_wss2", "rbf", n_train=wss2_parallel_from() - 1) == TOY_SAMPLES
