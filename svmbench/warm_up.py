@@ -82,7 +82,8 @@ def toy_samples(algorithm_name, kernel, *settings, n_train):
     smo_wss2 picks its compiled loop by size (svmbench.solvers.smo.solver_loop_for): with more
     than one numba thread, from wss2_parallel_from() samples on, the loop whose passes run in
     parallel, which a fit on fewer samples never compiles (w7a at 2 threads after
-    svmbench-compile: its first record's train_time_s held 19 s of compiling; see the changelog).
+    svmbench-compile: its first record's train_time_s was 19.77 s, 0.98 s once compiled; see the
+    changelog).
     Every other solver compiles the same code at any size, and fits on a large toy problem can
     take minutes (eg_fixed), so they keep TOY_SAMPLES. A multiclass fit whose class pairs are all
     shorter compiles the parallel loop for nothing, outside every timing."""

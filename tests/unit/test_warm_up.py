@@ -183,4 +183,7 @@ def test_after_the_warm_up_on_a_sized_toy_problem_a_large_wss2_fit_compiles_noth
 @pytest.mark.parametrize("algorithm", ["smo_mod2", "gs_svm", "eg_fixed"])
 def test_toy_samples_grow_only_for_wss2s_parallel_loop(algorithm):
     assert toy_samples(algorithm, "rbf", n_train=10**6) == TOY_SAMPLES
+
+
+def test_toy_samples_stay_small_below_wss2s_parallel_loop():
     assert toy_samples("smo_wss2", "rbf", n_train=wss2_parallel_from() - 1) == TOY_SAMPLES
