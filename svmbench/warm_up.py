@@ -8,8 +8,10 @@ they time.
 And compiling ahead of the first fit: ``svmbench-compile`` (``main``; ``make venv`` runs it) fits
 every built-in solver on toy problems of dense and of binary points (a fit compiles its own
 kind's code only, svmbench.kernels.provider.with_kind; ``--kinds sparse`` adds other sparse
-points) and runs its grid search on a toy problem (the tuned cells' precomputed-kernel,
-warm-started path; ``--no-grid-search`` leaves it out), in as many processes as there are cores,
+points), a solver whose compiled code changes with the fit's size also on a toy problem that
+large (compile_tasks), and runs its grid search on a toy problem (the tuned cells'
+precomputed-kernel, warm-started path; ``--no-grid-search`` leaves it out), in as many processes
+as there are cores,
 so that numba's disk cache (svmbench.kernels.compile_cache) holds what a first fit or a first
 tuned cell would otherwise compile, and says what it did and how long it took.
 """
@@ -153,10 +155,25 @@ class CompileCount(event.Listener):
 GRID_SEARCH = "grid search"
 
 
-def compile_solver(name, kind):
-    """Fit and predict with solver ``name`` on toy_points(kind), or run its grid search when
-    ``kind`` is GRID_SEARCH; (name, kind, CPU s, wall s, svmbench functions compiled, why the
-    grid search could not run or None) of it in this process."""
+def compile_tasks(solvers, kinds, grid_search=True):
+    """svmbench-compile's tasks, (solver, kind of points or GRID_SEARCH, toy samples): a fit of
+    every solver on TOY_SAMPLES points of each kind, its grid search, and a fit on the larger toy
+    problem of each kind for a solver whose code changes with the fit's size (toy_samples of the
+    largest fit: smo_wss2's parallel loop when numba has more than one thread), which a user's
+    first large fit would otherwise compile (see the changelog: a first 8,692-sample fit took
+    17.74 s without it, 0.60 s with it)."""
+    largest = np.iinfo(np.int64).max - 1  # any fit's size; wss2_parallel_from()'s "never" is above
+    larger = {name: toy_samples(name, "rbf", n_train=largest) for name in solvers}
+    tasks = [(name, kind, TOY_SAMPLES) for kind in kinds for name in solvers]
+    tasks += [(name, kind, larger[name]) for kind in kinds for name in solvers
+              if larger[name] > TOY_SAMPLES]
+    return tasks + [(name, GRID_SEARCH, TOY_SAMPLES) for name in solvers if grid_search]
+
+
+def compile_solver(name, kind, samples=TOY_SAMPLES):
+    """Fit and predict with solver ``name`` on toy_points(kind, samples), or run its grid search
+    when ``kind`` is GRID_SEARCH; (name, kind, samples, CPU s, wall s, svmbench functions
+    compiled, why the grid search could not run or None) of it in this process."""
     count = CompileCount()
     event.register("numba:compile", count)
     wall, cpu = time.perf_counter(), time.process_time()
@@ -164,9 +181,10 @@ def compile_solver(name, kind):
     if kind == GRID_SEARCH:
         refused = tuning_refusal(name, "rbf")
     else:
-        warm_up(name, "rbf", kind=kind)
+        warm_up(name, "rbf", kind=kind, samples=samples)
     event.unregister("numba:compile", count)
-    return name, kind, time.process_time() - cpu, time.perf_counter() - wall, count.count, refused
+    return (name, kind, samples, time.process_time() - cpu, time.perf_counter() - wall,
+            count.count, refused)
 
 
 def quiet_worker():
@@ -197,21 +215,22 @@ def main(argv=None):
                         help="processes (default: one per core)")
     args = parser.parse_args(argv)
     solvers = args.solvers or builtin_solvers()
-    stages = [*args.kinds, *[GRID_SEARCH] * args.grid_search]
-    tasks = [(name, stage) for stage in stages for name in solvers]
+    tasks = compile_tasks(solvers, args.kinds, args.grid_search)
     searches = " and its grid search" if args.grid_search else ""
+    larger = sorted({name for name, _, samples in tasks if samples > TOY_SAMPLES})
+    larger = f", larger fits of {', '.join(larger)}" if larger else ""
     print(f"svmbench-compile: {len(tasks)} runs on toy problems ({len(solvers)} solvers x a fit "
-          f"on {', '.join(args.kinds)} points{searches}) in {args.jobs} processes, compiling what "
-          f"numba's cache lacks into {key_directory()}", flush=True)
+          f"on {', '.join(args.kinds)} points{searches}{larger}) in {args.jobs} processes, "
+          f"compiling what numba's cache lacks into {key_directory()}", flush=True)
     started, cpu = time.perf_counter(), 0.0
     spawn = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=spawn,
                                                 initializer=quiet_worker) as pool:
         for done in concurrent.futures.as_completed(
                 [pool.submit(compile_solver, *task) for task in tasks]):
-            name, kind, task_cpu, wall, compiled, refused = done.result()
+            name, kind, samples, task_cpu, wall, compiled, refused = done.result()
             cpu += task_cpu
-            what = kind if kind == GRID_SEARCH else f"{kind} points"
+            what = kind if kind == GRID_SEARCH else f"{samples} {kind} points"
             print(f"  {name} ({what}): {compiled} functions compiled, {task_cpu:.1f} s "
                   f"CPU, {wall:.1f} s{f'; no grid search: {refused}' if refused else ''}",
                   flush=True)

@@ -374,7 +374,7 @@ def test_svmbench_compile_fills_the_cache_so_that_a_first_fit_compiles_nothing(t
     assert said[0].startswith("svmbench-compile: 3 runs on toy problems (1 solvers x a fit on "
                               "dense, binary points and its grid search) in 2 processes")
     assert sorted(line.split(":")[0].strip() for line in said[1:4]) == [
-        "gs_svm (binary points)", "gs_svm (dense points)", "gs_svm (grid search)"]
+        "gs_svm (40 binary points)", "gs_svm (40 dense points)", "gs_svm (grid search)"]
     assert said[4].startswith("svmbench-compile: done in") and "compiling" not in done.stderr
     first, told = run(FIRST_FITS, tmp_path)
     assert first == {"kinds": ["DenseProvider", "BinaryProvider"], "compiled": [0, 0, 0]}
