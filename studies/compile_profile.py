@@ -16,7 +16,7 @@ import argparse
 import collections
 import time
 
-from _cold_start import small_problem, timed
+from _cold_start import problem, timed
 from numba.core import event
 
 
@@ -55,7 +55,7 @@ def main(argv=None):
     event.register("numba:run_pass", passes)
     from svmbench.algorithms import build_estimator
 
-    X, y = small_problem()
+    X, y = problem()
     estimator = build_estimator({"name": args.solver})
     fit_wall, fit_cpu = timed(lambda: estimator.fit(X, y))
     ours = {key: runs for key, runs in functions.own.items() if key[0].startswith("svmbench.")}

@@ -96,6 +96,13 @@ def toy_samples(algorithm_name, kernel, *settings, n_train):
     return TOY_SAMPLES
 
 
+def largest_toy_samples(algorithm_name):
+    """toy_samples of a fit of any size: more than TOY_SAMPLES for a solver whose compiled code
+    changes with the fit's size (smo_wss2's parallel loop, with more than one numba thread)."""
+    any_size = np.iinfo(np.int64).max - 1  # wss2_parallel_from()'s "never" is above any fit
+    return toy_samples(algorithm_name, "rbf", n_train=any_size)
+
+
 def tuning_refusal(algorithm_name, kernel):
     """:func:`warm_up_tuning`; None, or why no grid search can tune the solver (its estimator
     refuses the precomputed kernel matrices the search fits on: csvm_xialpha's bound needs the
@@ -162,8 +169,7 @@ def compile_tasks(solvers, kinds, grid_search=True):
     largest fit: smo_wss2's parallel loop when numba has more than one thread), which a user's
     first large fit would otherwise compile (see the changelog: a first 8,692-sample fit took
     17.74 s without it, 0.60 s with it)."""
-    largest = np.iinfo(np.int64).max - 1  # any fit's size; wss2_parallel_from()'s "never" is above
-    larger = {name: toy_samples(name, "rbf", n_train=largest) for name in solvers}
+    larger = {name: largest_toy_samples(name) for name in solvers}
     tasks = [(name, kind, TOY_SAMPLES) for kind in kinds for name in solvers]
     tasks += [(name, kind, larger[name]) for kind in kinds for name in solvers
               if larger[name] > TOY_SAMPLES]
