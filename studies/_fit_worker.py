@@ -77,21 +77,32 @@ def summarize(model, X_test, y_test):
             "iter": int(np.sum(getattr(model, "n_iter_", [np.nan]))),
             "K1": getattr(model, "kernel_computed_", None),
             "K2": getattr(model, "kernel_requested_", None),
-            "reads s": timed_reading(model),
+            **timed_parts(model),
             "referee s": getattr(model, "referee_time_s_", math.nan)}
 
 
-def timed_reading(model):
-    """The seconds its fit spent reading requested Q entries where the solver times that part
-    where it runs (Rosen's Q d: each class pair's ``row_adding_cycles``, svmbench.kernels.cycles),
-    else None (the bench estimates it from K2)."""
-    cycles = [result.trace["row_adding_cycles"] for result in getattr(model, "fit_results_", ())
-              if "row_adding_cycles" in result.trace]
-    if not cycles:
-        return None
-    # imported here: iteration_cost.py --ab runs this file over checkouts without the module
-    from svmbench.kernels.cycles import cycles_per_second
-    return sum(cycles) / cycles_per_second()
+# a fit's parts that its solver times where they run (svmbench.kernels.cycles), by the trace
+# key of their cycles: Rosen's reading of requested Q entries in Q d; the provider's computing
+# of the entries counted as K1 (svmbench.kernels.provider.computing_cycles)
+TIMED_PARTS = {"reads s": "row_adding_cycles", "rows s": "row_computing_cycles"}
+
+
+def timed_parts(model):
+    """{part: the seconds its fit spent on it, summed over class pairs} for TIMED_PARTS; None for
+    a part its solver's results do not carry (the bench then estimates it: from K2, from K1)."""
+    results = getattr(model, "fit_results_", ())
+    parts = {}
+    for part, cycles_key in TIMED_PARTS.items():
+        cycles = [result.trace[cycles_key] for result in results if cycles_key in result.trace]
+        parts[part] = sum(cycles) / cycles_per_second() if cycles else None
+    return parts
+
+
+def cycles_per_second():
+    """svmbench.kernels.cycles.cycles_per_second, imported when first needed: iteration_cost.py
+    --ab runs this file over checkouts without the module."""
+    from svmbench.kernels.cycles import cycles_per_second as measured
+    return measured()
 
 
 def curve_in(memory):

@@ -23,12 +23,16 @@ cell of a set is preceded by an untimed round (a process's first touch of its me
 faults that later fits do not pay).
 
 Per cell, ours: ``ns/K1``, the fit's CPU time (1 thread: its work, whatever the load) per
-computed kernel entry (K1), and ``rows %``, an estimate of the share of that fit spent computing
-kernel rows: K1 times the time per entry of full rows of the set at that gamma (calibrated once
-per cell and gamma, cache off, 1 thread, best of 3 CPU times) over the fit's CPU time. A share
-near 100 % means the fit is at the row engine's bound. ``us/it``: that CPU time per iteration
-(summed over class pairs); ``bk us/it``: its bookkeeping per iteration, the CPU time less the
-kernel rows' time, K1 x the time per computed entry above plus K2 x the time per requested entry
+computed kernel entry (K1), and ``rows %``, the share of that fit spent computing kernel rows:
+``rows s``, the seconds its provider spent computing the K1 entries, timed where they are
+computed (svmbench.kernels.provider.computing_cycles: wall time, by svmbench.kernels.cycles; the
+median over the cell's fits), over the fit's CPU time; for a solver whose results do not carry
+that time, an estimate: K1 times the time per entry of full rows of the set at that gamma
+(calibrated once per cell and gamma, cache off, 1 thread, best of 3 CPU times), which on fits of
+a tenth of a second could exceed the whole fit's CPU time (smo_mod1 on a4a at C 2, gamma 0.0125).
+A share near 100 % means the fit is at the row engine's bound. ``us/it``: that CPU time per
+iteration (summed over class pairs); ``bk us/it``: its bookkeeping per iteration, the CPU time
+less the kernel rows' time, ``rows s`` plus K2 x the time per requested entry
 (``read_time_per_entry``: Rosen's Q d, eight cached float32 rows of the mean class-pair
 length added into a float64 vector per pass, the fastest reading of rows we have, from a pool
 of those rows as large as the pair's Q-matrix up to 256 MB, best of 3 CPU times), or, for a
@@ -106,7 +110,7 @@ import numba
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from _fit_worker import FitWorker, certified_fit, one_blas_thread, summarize
+from _fit_worker import TIMED_PARTS, FitWorker, certified_fit, one_blas_thread, summarize
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 from sklearn.svm import SVC
@@ -166,8 +170,8 @@ class Contender:
     params: dict | None = None  # our solver's config (build_estimator)
     walls: list = field(default_factory=list)
     cpus: list = field(default_factory=list)
-    # per kept fit: the seconds it spent reading requested entries, timed in the fit (Rosen), or None
-    readings: list = field(default_factory=list)
+    # per kept fit: its parts timed in the fit (_fit_worker.TIMED_PARTS: seconds, or None)
+    timings: list = field(default_factory=list)
     summary: dict | None = None  # of the last fit (_fit_worker.summarize)
     over_budget: bool = False
     stopped: bool = False  # killed at the budget: no times, no results
@@ -255,7 +259,7 @@ def timed_fit(contender, data, all_cores, budget, worker, keep=True, keep_going=
             if keep and not contender.failed:
                 contender.walls.append(wall)
                 contender.cpus.append(cpu)
-                contender.readings.append(contender.summary["reads s"])
+                contender.timings.append({part: contender.summary[part] for part in TIMED_PARTS})
                 contender.over_budget = wall > budget
         return
     numba.set_num_threads(contender.threads or all_cores)
@@ -265,23 +269,30 @@ def timed_fit(contender, data, all_cores, budget, worker, keep=True, keep_going=
     if keep and not contender.failed:
         contender.walls.append(wall)
         contender.cpus.append(cpu)
-        contender.readings.append(contender.summary["reads s"])
+        contender.timings.append({part: contender.summary[part] for part in TIMED_PARTS})
         contender.over_budget = contender.threads is not None and contender.walls[-1] > budget
     numba.set_num_threads(all_cores)
 
 
-def reads_seconds(readings):
-    """The median of the fits' timed readings of requested entries (Contender.readings), NaN
-    when the solver does not time them."""
-    timed = [seconds for seconds in readings if seconds is not None]
+def median_part(timings, part):
+    """The median over a contender's kept fits (Contender.timings) of one timed part's seconds,
+    NaN when its solver does not time it."""
+    timed = [fit[part] for fit in timings if fit[part] is not None]
     return statistics.median(timed) if timed else math.nan
 
 
 def reading_seconds(timed, requested, seconds_per_entry):
-    """The seconds a fit spent reading its ``requested`` Q entries: ``timed`` (reads_seconds)
+    """The seconds a fit spent reading its ``requested`` Q entries: ``timed`` (median_part)
     where the solver times them, else ``requested`` x ``seconds_per_entry``
     (read_time_per_entry)."""
     return requested * seconds_per_entry if math.isnan(timed) else timed
+
+
+def computing_seconds(timed, computed, seconds_per_entry):
+    """The seconds a fit spent computing its ``computed`` (K1) entries: ``timed`` (the
+    provider's, median_part) where its results carry it, else ``computed`` x
+    ``seconds_per_entry`` (row_time_per_entry)."""
+    return computed * seconds_per_entry if math.isnan(timed) else timed
 
 
 def row_time_per_entry(X, gamma, all_cores):
@@ -374,15 +385,17 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
                 row_seconds[gamma] = row_time_per_entry(X, gamma, all_cores)
             if "read" not in row_seconds:
                 row_seconds["read"] = read_time_per_entry(pair_length(data[1]))
-        row["reads s"] = reads_seconds(contender.readings)
+        row["reads s"] = median_part(contender.timings, "reads s")
+        row["rows s"] = median_part(contender.timings, "rows s")
         if computed and contender.threads == 1:
-            row_time = computed * row_seconds[gamma] + reading_seconds(
-                row["reads s"], results["K2"], row_seconds["read"])
+            computing = computing_seconds(row["rows s"], computed, row_seconds[gamma])
+            reading = reading_seconds(row["reads s"], results["K2"], row_seconds["read"])
             row["ns/K1"] = 1e9 * row["CPU s"] / computed
-            row["rows %"] = 100.0 * computed * row_seconds[gamma] / row["CPU s"]
+            row["rows %"] = 100.0 * computing / row["CPU s"]
             row["us/it"] = 1e6 * row["CPU s"] / results["iter"]
-            row["bk us/it"] = 1e6 * (row["CPU s"] - row_time) / results["iter"]
-            row["rule s"] = row_time
+            row["bk us/it"] = 1e6 * (row["CPU s"] - computing - reading) / results["iter"]
+            # the bound's costs (entry_seconds), the computing at the calibrated least time
+            row["rule s"] = computed * row_seconds[gamma] + reading
         if contender.progress is not None:
             row["entries s"] = row["rule s"] = entry_seconds(contender.progress, row_seconds,
                                                              gamma)
@@ -949,10 +962,12 @@ def document(args, run, rows, sections, left):
             if args.slow_threads == "1" else "")
          + f"; oneDAL's SVC runs its own threads (all cores); numpy's "
          f"and scipy's BLAS (predictions, untimed) {threads['blas_threads']} thread. "
-         f"ns/K1: our 1-thread CPU time per computed kernel entry; rows %: estimated share of "
-         f"that fit spent computing kernel rows (K1 x calibrated time per entry of full rows / "
-         f"CPU time); us/it: that CPU time per iteration; bk us/it: its bookkeeping, (CPU time "
-         f"- K1 x time per computed entry - K2 x time per requested entry) / iterations, the "
+         f"ns/K1: our 1-thread CPU time per computed kernel entry; rows s: the seconds the fit's "
+         f"provider spent computing its K1 entries, timed where they are computed by the cycle "
+         f"counter (wall time, svmbench.kernels.cycles); rows %: rows s / CPU time (where a "
+         f"solver does not time its rows, K1 x a calibrated time per entry of full rows takes "
+         f"the place of rows s); us/it: that CPU time per iteration; bk us/it: its bookkeeping, "
+         f"(CPU time - rows s - K2 x time per requested entry) / iterations, the "
          f"time per requested entry that of Rosen's Q d over cached rows of the mean class "
          f"pair's length (studies/bench.py, read_time_per_entry); Rosen's own: reads s, the "
          f"seconds its Q d spent reading requested entries, timed in the fit by the cycle "

@@ -10,9 +10,11 @@ Every solver fits at one numba thread, in turn within each round (the first roun
 is dropped), cache 1024 MB and tol 1e-3 as the bench. Per solver: iterations, K1, K2 and a hash
 of the fitted model (support, dual coefficients, intercepts: the path), median CPU and wall
 seconds of the fit (the referee's check taken out), and the bench's definitions
-(studies/bench.py, run_cell): the kernel-row time K1 x the CPU time per computed entry of full
-rows (row_time_per_entry) + K2 x the time per requested entry (read_time_per_entry; Rosen's
-reading of them is timed in the fit instead, bench.reads_seconds), ``us/it``
+(studies/bench.py, run_cell): the kernel-row time, the seconds the provider spent computing the
+K1 entries, timed in the fit (bench.computing_seconds; K1 x the CPU time per computed entry of
+full rows, row_time_per_entry, for a checkout whose provider does not time them) + K2 x the
+time per requested entry (read_time_per_entry; Rosen's reading of them is timed in the fit
+instead, bench.reading_seconds), ``us/it``
 CPU per iteration and ``bk us/it`` (CPU - row time) / iterations, and that bookkeeping over
 smo_wss2's in the same cell (target: 1.5).
 
@@ -38,15 +40,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numba
 import numpy as np
-from _fit_worker import certified_fit, one_blas_thread, timed_reading
+from _fit_worker import certified_fit, one_blas_thread, timed_parts
 from bench import (
     CACHE_MB,
     TOL,
+    computing_seconds,
     load,
+    median_part,
     pair_length,
     read_time_per_entry,
     reading_seconds,
-    reads_seconds,
     row_time_per_entry,
 )
 
@@ -77,14 +80,14 @@ def cell_data(cell, classes):
 
 
 def fit_once(solver, C, gamma, X, y):
-    """(CPU s, wall s, the seconds it timed reading requested entries or None, counts) of one
-    fit at one thread (_fit_worker.timed_reading)."""
+    """(CPU s, wall s, the parts it timed in the fit (bench.timed_parts), counts) of one fit at
+    one thread."""
     model = build_estimator({"name": solver, "C": C, "gamma": gamma, "tol": TOL,
                              "cache_mb": CACHE_MB})
     wall, cpu, failed = certified_fit(model, X, y)
     if failed:
         raise RuntimeError(f"{solver} at C {C:g}, gamma {gamma:g}: {failed}")
-    return cpu, wall, timed_reading(model), {
+    return cpu, wall, timed_parts(model), {
         "iterations": int(np.sum(model.n_iter_)), "K1": model.kernel_computed_,
         "K2": model.kernel_requested_, "hash": model_hash(model)}
 
@@ -110,7 +113,7 @@ def measure(cells, solvers, repeats, classes):
         for solver in solvers:
             found.append({"cell": cell, "classes": classes, "n": int(y.shape[0]),
                           "solver": solver, **counts[solver], "cpu": times[solver][0],
-                          "wall": times[solver][1], "reads": times[solver][2],
+                          "wall": times[solver][1], "timings": times[solver][2],
                           "row_ns": 1e9 * row_entry,
                           "read_ns": 1e9 * read_entry})
     return found
@@ -119,8 +122,9 @@ def measure(cells, solvers, repeats, classes):
 def per_iteration(entry):
     """The bench's us/it and bk us/it of an entry (median CPU)."""
     cpu = statistics.median(entry["cpu"])
-    rows = 1e-9 * entry["K1"] * entry["row_ns"] + reading_seconds(
-        reads_seconds(entry["reads"]), entry["K2"], 1e-9 * entry["read_ns"])
+    rows = computing_seconds(median_part(entry["timings"], "rows s"), entry["K1"],
+                             1e-9 * entry["row_ns"]) + reading_seconds(
+        median_part(entry["timings"], "reads s"), entry["K2"], 1e-9 * entry["read_ns"])
     return 1e6 * cpu / entry["iterations"], 1e6 * (cpu - rows) / entry["iterations"], rows
 
 
@@ -169,13 +173,13 @@ def compare(args):
             for e in entries:
                 key = (e["cell"], e["solver"])
                 kept = merged.setdefault(side, {}).setdefault(key, {**e, "cpu": [], "wall": [],
-                                                                        "reads": []})
+                                                                        "timings": []})
                 if (e["iterations"], e["K1"], e["K2"], e["hash"]) != (
                         kept["iterations"], kept["K1"], kept["K2"], kept["hash"]):
                     raise AssertionError(f"{side} {key}: the path differs between rounds")
                 kept["cpu"] += e["cpu"]
                 kept["wall"] += e["wall"]
-                kept["reads"] += e.get("reads", [])  # a base before timed readings: none
+                kept["timings"] += e["timings"]
     lines = [("| cell | solver | iterations | K1 base | K1 this | K2 base | K2 this | same path | "
               "us/it base | us/it this | bk us/it base | bk us/it this | this / base (bk) | "
               "bk / wss2 this |"), "|" + " --- |" * 14]

@@ -101,6 +101,10 @@ class SolverPlugin:
     unconfigured: tuple = ()
     doc: str = ""  # the docstring of the estimator made for it (model None or not in models)
     summary: str = ""
+    # compiled_size(n_train) -> the fewest samples whose fit compiles what a fit of n_train
+    # samples runs, for a solver that picks its compiled code by size (None: the same code at
+    # any size); svmbench.warm_up sizes its toy fits by it
+    compiled_size: object = None
 
     def settings(self):
         """Every setting of its estimator -> the estimator's default, in signature order."""

@@ -33,7 +33,7 @@ from svmbench.algorithms import build_estimator
 from svmbench.kernels.compile_cache import naming
 from svmbench.kernels.math import binary_bits, is_sparse, make_points
 from svmbench.referee import RefutedError
-from svmbench.solvers.smo import wss2_parallel_from
+from svmbench.solvers.plugins import specs
 from svmbench.tuning import grid_search
 
 # samples of the toy problem a warm-up fits unless the fit it prepares needs more (toy_samples)
@@ -80,26 +80,25 @@ def warm_up_tuning(algorithm_name, kernel, *settings):
 
 
 def toy_samples(algorithm_name, kernel, *settings, n_train):
-    """The size of the toy problem whose fit compiles what a fit on ``n_train`` samples runs.
-    smo_wss2 picks its compiled loop by size (svmbench.solvers.smo.solver_loop_for): with more
-    than one numba thread, from wss2_parallel_from() samples on, the loop whose passes run in
-    parallel, which a fit on fewer samples never compiles (w7a at 2 threads after
+    """The size of the toy problem whose fit compiles what a fit on ``n_train`` samples runs:
+    TOY_SAMPLES, or more where the solver the algorithm's estimator runs picks its compiled code
+    by size (its SolverPlugin's ``compiled_size``: smo_wss2's loop with parallel passes, with
+    more than one numba thread, from wss2_parallel_from() samples on; w7a at 2 threads after
     svmbench-compile: its first record's train_time_s was 19.77 s, 0.98 s once compiled; see the
-    changelog).
-    Every other solver compiles the same code at any size, and fits on a large toy problem can
-    take minutes (eg_fixed), so they keep TOY_SAMPLES. A multiclass fit whose class pairs are all
-    shorter compiles the parallel loop for nothing, outside every timing."""
+    changelog). Every other solver compiles the same code at any size, and fits on a large toy
+    problem can take minutes (eg_fixed). A multiclass fit whose class pairs are all shorter
+    compiles the larger code for nothing, outside every timing."""
     estimator = build_estimator({**dict(settings), "name": algorithm_name, "kernel": kernel})
-    parallel_from = wss2_parallel_from()
-    if getattr(estimator, "solver_name", None) == "smo_wss2" and parallel_from <= n_train:
-        return max(parallel_from, TOY_SAMPLES)
-    return TOY_SAMPLES
+    spec = specs().get(getattr(estimator, "solver_name", None))
+    if spec is None or spec.compiled_size is None:
+        return TOY_SAMPLES
+    return max(spec.compiled_size(n_train), TOY_SAMPLES)
 
 
 def largest_toy_samples(algorithm_name):
     """toy_samples of a fit of any size: more than TOY_SAMPLES for a solver whose compiled code
     changes with the fit's size (smo_wss2's parallel loop, with more than one numba thread)."""
-    any_size = np.iinfo(np.int64).max - 1  # wss2_parallel_from()'s "never" is above any fit
+    any_size = np.iinfo(np.int64).max - 1  # smo.wss2_parallel_from()'s "never" is above any fit
     return toy_samples(algorithm_name, "rbf", n_train=any_size)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from svmbench.kernels.provider import counts
+from svmbench.kernels.provider import computing_cycles, counts
 from svmbench.statuses import (  # noqa: F401  (re-exported: solvers and callers import them here)
     CLOSED_FORM,
     CONVERGED,
@@ -84,12 +84,14 @@ def finish(provider, alpha, bias, iterations, reason, objective, violation, tole
     ``violation``; the trace's ``curve`` holds the ``checkpoints`` (svmbench.solvers.checkpoints.
     Checkpoints) when the solver recorded them.
 
-    ``alpha`` is indexed by provider position (solvers that shrink swap positions).
+    ``alpha`` is indexed by provider position (solvers that shrink swap positions). The trace's
+    ``row_computing_cycles`` is the provider's computing_cycles: the time the counted entries took.
     """
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
     return make_result(alpha_by_sample, bias, iterations, reason, objective, violation, tolerance,
-                       *counts(provider), checkpoints, **trace)
+                       *counts(provider), checkpoints,
+                       row_computing_cycles=computing_cycles(provider), **trace)
 
 
 def make_result(alpha, bias, iterations, reason, objective, violation, tolerance, requested,

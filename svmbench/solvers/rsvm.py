@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from svmbench.kernels.fixed_order import ordered_dot
-from svmbench.kernels.provider import counts, kernel_row, swap_positions
+from svmbench.kernels.provider import computing_cycles, counts, kernel_row, swap_positions
 from svmbench.solvers.base import register_solver
 from svmbench.solvers.plugins import get_solver
 from svmbench.specs import HARNESS_GAMMA, SolverPlugin
@@ -103,6 +103,7 @@ def solve(provider, y, params):
             "target_reached": abs(best_w_norm2 - target) <= tolerance * target,
             "log2_C_tried": np.array(order),
             "w_norm2_tried": np.array([trainings[c][1] for c in order]),
+            "row_computing_cycles": computing_cycles(provider),
         },
     )
 

@@ -60,10 +60,12 @@ from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.provider import (
     CACHING,
     COMPUTED,
+    COMPUTING_CYCLES,
     PARALLEL_CHUNK,
     PARALLEL_MIN,
     REQUESTED,
     cached_kernel_row,
+    computing_cycles,
     counts,
     defer_swap_positions,
     kernel_entry,
@@ -1110,19 +1112,20 @@ def initial_state(y, alpha_init, settings, curve):
 
 
 def smo_result(variant, tol, alpha, bias, iterations, converged, objective, violation, requested,
-               computed, requests, checkpoints=None, threads_used=None):
+               computed, computing, requests, checkpoints=None, threads_used=None):
     """The SolverResult of a variant's solve (``alpha`` in sample order): wss2 stops at
     m(a) - M(a) < tol, which bounds every sample's violation at the bias by tol; Keerthi's
     b_low <= b_up + 2 tol and Platt's |r_i| <= tol at his own threshold by 2 tol. wss2's trace
     splits kernel_requested by purpose and says how many iterations ran on one thread and on all
     (``iterations_by_threads``, FitThreads.counts); the trace's ``curve`` holds the
-    ``checkpoints``."""
-    trace = {}
+    ``checkpoints``, its ``row_computing_cycles`` the ``computing`` cycles (the provider's
+    computing_cycles)."""
+    trace = {"row_computing_cycles": computing}
     if variant == "smo_wss2":
-        trace = {"requested_gradient_bar": int(requests[GRADIENT_BAR]),
-                 "requested_reconstruction": int(requests[RECONSTRUCTION]),
-                 "requested_working_set": int(requested - sum(requests)),
-                 "iterations_by_threads": threads_used}
+        trace |= {"requested_gradient_bar": int(requests[GRADIENT_BAR]),
+                  "requested_reconstruction": int(requests[RECONSTRUCTION]),
+                  "requested_working_set": int(requested - sum(requests)),
+                  "iterations_by_threads": threads_used}
     return make_result(alpha, bias, iterations, OPTIMAL if converged else MAX_ITER, objective,
                        violation, tol if variant == "smo_wss2" else 2.0 * tol, requested,
                        computed, checkpoints, **trace)
@@ -1132,6 +1135,14 @@ def wss2_parallel_from():
     """The active set length from which wss2's passes run in parallel: WSS2_PARALLEL_MIN on more
     than one thread, never on one (read at each solve, so a test may lower it)."""
     return wss2_parallel.WSS2_PARALLEL_MIN if get_num_threads() > 1 else np.iinfo(np.int64).max
+
+
+def wss2_compiled_size(n_train):
+    """smo_wss2's SolverPlugin.compiled_size: a fit of ``n_train`` samples runs the loop with
+    parallel passes from wss2_parallel_from() samples on (solver_loop_for), which a smaller fit
+    never compiles; below that, a fit of any size runs the serial loop."""
+    parallel_from = wss2_parallel_from()
+    return parallel_from if parallel_from <= n_train else 1
 
 
 @njit(cache=True)
@@ -1178,12 +1189,12 @@ def solve(provider, y, params, variant):
     alpha_by_sample = np.empty_like(alpha)
     alpha_by_sample[provider.perm] = alpha
     return smo_result(variant, state.reals[TOL], alpha_by_sample, bias, iterations, converged,
-                      objective, violation, *counts(provider), state.requests, checkpoints,
-                      threads.counts(threads.array[ONE_THREAD:]))
+                      objective, violation, *counts(provider), computing_cycles(provider),
+                      state.requests, checkpoints, threads.counts(threads.array[ONE_THREAD:]))
 
 
 # columns of solve_each's integer results
-SIZE, ITERATIONS, CONVERGED, REQUESTED_, COMPUTED_, REQUESTS = range(6)
+SIZE, ITERATIONS, CONVERGED, REQUESTED_, COMPUTED_, COMPUTING_, REQUESTS = range(7)
 THREAD_ITERATIONS = REQUESTS + 2
 
 
@@ -1228,6 +1239,7 @@ def solve_each(providers, alpha_init, shrinking, shrink_rules, C, tol, eps, max_
         ints[k, SIZE], ints[k, ITERATIONS], ints[k, CONVERGED] = n, iterations, converged
         ints[k, REQUESTED_] = provider.counters[REQUESTED]
         ints[k, COMPUTED_] = provider.counters[COMPUTED]
+        ints[k, COMPUTING_] = provider.counters[COMPUTING_CYCLES]
         ints[k, REQUESTS:THREAD_ITERATIONS] = s.requests
         start += n
     return alpha_out, reals, ints
@@ -1253,7 +1265,7 @@ def solve_wss2_many(providers, params, alpha_init=None):
     # Python numbers, read pair by pair (numpy scalars cost more than the rest of a result)
     return [smo_result("smo_wss2", tol, alpha[end - counts_[SIZE]:end], bias, counts_[ITERATIONS],
                        counts_[CONVERGED], objective, violation, counts_[REQUESTED_],
-                       counts_[COMPUTED_], counts_[REQUESTS:THREAD_ITERATIONS],
+                       counts_[COMPUTED_], counts_[COMPUTING_], counts_[REQUESTS:THREAD_ITERATIONS],
                        threads_used=threads.counts(counts_[THREAD_ITERATIONS:]))
             for end, (bias, objective, violation), counts_
             in zip(ends, reals.tolist(), ints.tolist())]
@@ -1307,7 +1319,8 @@ def smo_spec(solve_variant, variant, **declared):
 
 OTHERS_UNCONFIGURED = ("warm_start", "sample_order", "shrinking_rules")
 SPECS = (
-    smo_spec(solve_wss2, "wss2", unconfigured=("warm_start", "sample_order"), summary=(
+    smo_spec(solve_wss2, "wss2", unconfigured=("warm_start", "sample_order"),
+             compiled_size=wss2_compiled_size, summary=(
         "LIBSVM 2.83's solver: Fan-Chen-Lin (2005) second-order working set, shrinking, LRU "
         "cache; C-SVM with bias. shrinking_rules libsvm3: LIBSVM 3.x shrinking, unshrink and "
         "gradient reconstruction.")),

@@ -16,7 +16,6 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from svmbench import warm_up
 from svmbench.kernels.provider import (
     BinaryProvider,
     DenseProvider,
@@ -24,6 +23,7 @@ from svmbench.kernels.provider import (
     make_provider,
     with_kind,
 )
+from svmbench.solvers import smo
 from svmbench.solvers.smo import wss2_parallel_from
 from svmbench.warm_up import (
     GRID_SEARCH,
@@ -203,11 +203,11 @@ def test_svmbench_compile_fits_wss2_on_the_larger_toy_problem_of_each_kind(monke
     changes with size (smo_wss2 and the xi-alpha bound's solver) on toy_samples' larger problem
     of each kind, so that a user's first large fit after make venv compiles nothing (the sized
     warm-up test above); on one thread there is no such loop, and no such task."""
-    monkeypatch.setattr(warm_up, "wss2_parallel_from", lambda: 8192)
+    monkeypatch.setattr(smo, "wss2_parallel_from", lambda: 8192)
     tasks = compile_tasks(["gs_svm", "smo_wss2", "csvm_xialpha"], ["dense", "binary"])
     larger = [(name, kind, samples) for name, kind, samples in tasks if samples > TOY_SAMPLES]
     assert sorted(larger) == [("csvm_xialpha", "binary", 8192), ("csvm_xialpha", "dense", 8192),
                               ("smo_wss2", "binary", 8192), ("smo_wss2", "dense", 8192)]
     assert len(tasks) == 3 * 3 + 4 and tasks.count(("gs_svm", GRID_SEARCH, TOY_SAMPLES)) == 1
-    monkeypatch.setattr(warm_up, "wss2_parallel_from", lambda: np.iinfo(np.int64).max)
+    monkeypatch.setattr(smo, "wss2_parallel_from", lambda: np.iinfo(np.int64).max)
     assert all(samples == TOY_SAMPLES for *_, samples in compile_tasks(["smo_wss2"], ["dense"]))
