@@ -373,6 +373,41 @@ def lookup(cache, p, hit):
     return cache.pool[start:start + (cached if hit else 0)]
 
 
+@njit(cache=True)
+def touch_held(cache, positions, start, stop, length, offsets, at):
+    """lookup of the rows of positions[start], positions[start + 1], ... in turn while the cache
+    holds each whole (holds(cache, p, length)): each becomes the most recently used, as lookup
+    makes it, and its offset in the pool goes to offsets[at], offsets[at + 1], ...; returns the
+    first index not held (``stop`` when all are). The same LRU list and LAST as those lookups,
+    with the list's last entry and the cache's state kept in locals between rows (each lookup
+    reads and writes them: a chain of dependent loads and stores through memory)."""
+    head = cache.lru_prev.shape[0] - 1
+    last, batches = cache.lru_prev[head], cache.state[BATCHES]
+    lru_prev, lru_next, row_batches, cached = (cache.lru_prev, cache.lru_next, cache.row_batches,
+                                               cache.length)
+    wanted = max(length, 1)
+    t = start
+    if cache.state[PENDING] == 0:
+        while t < stop:
+            p = positions[t]
+            if (row_batches[p] != batches) | (cached[p] < wanted):
+                break
+            before, after = lru_prev[p], lru_next[p]
+            lru_next[before] = after
+            lru_prev[after] = before
+            last = before if p == last else last
+            lru_prev[p] = last
+            lru_next[p] = head
+            lru_next[last] = p
+            last = p
+            offsets[at + t - start] = cache.offset[p]
+            t += 1
+    lru_prev[head] = last
+    if t > start:
+        cache.state[LAST] = last
+    return t
+
+
 @njit(cache=True, inline="always")
 def get_data(cache, p, length):
     """LIBSVM Cache::get_data: (row of p holding at least ``length`` entries, entries already

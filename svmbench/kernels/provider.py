@@ -47,6 +47,7 @@ from svmbench.kernels.cache import (
     make_row_cache,
     reset_full_cache,
     swap_index,
+    touch_held,
 )
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.cycles import cycle_count
@@ -638,6 +639,19 @@ def cached_kernel_row(cache, settings, counters, position, length):
     hit = (settings[CACHING] == 1) & holds(cache, position, length)
     counters[REQUESTED] += length * hit  # before the row's slice, for the reference counts
     return lookup(cache, position, hit)
+
+
+@njit(cache=True, inline="always")
+def held_kernel_rows(cache, settings, counters, positions, start, stop, length, offsets, at):
+    """cached_kernel_row of positions[start], positions[start + 1], ... in turn while each is a
+    hit (counted the same, the cache's LRU list left the same: svmbench.kernels.cache.
+    touch_held), their offsets in the cache's pool into offsets[at], ...; returns the first
+    index that is not a hit (``stop`` when all are), whose row the caller asks kernel_row for."""
+    if settings[CACHING] != 1:
+        return start
+    stopped = touch_held(cache, positions, start, stop, length, offsets, at)
+    counters[REQUESTED] += (stopped - start) * length
+    return stopped
 
 
 @njit(cache=True)

@@ -33,7 +33,7 @@ from svmbench.capabilities import Capabilities
 from svmbench.kernels.borrowed import borrowed
 from svmbench.kernels.compile_cache import jit_callee
 from svmbench.kernels.cycles import cycle_count
-from svmbench.kernels.provider import cached_kernel_row, kernel_row
+from svmbench.kernels.provider import held_kernel_rows, kernel_row
 from svmbench.kernels.qmatrix import check_labels_folded
 from svmbench.solvers.base import MAX_ITER, OPTIMAL, STALLED, finish, register_solver
 from svmbench.solvers.checkpoints import Checkpoints, close, due, note
@@ -227,21 +227,23 @@ def add_rows(out, pool, offsets, weights, count):
 def q_times_direction(provider, support, count, d, out, offsets, weights):
     """out += Q d (out is zero on entry: step_and_scan leaves it so) from the Q rows of the
     support, requested in support order, one request per row, as one row at a time would ask
-    (same counts, same LRU order). A row the cache holds
-    is only noted (its offset in the pool) and added with the held rows after it, GROUP at a
-    time (add_rows); before a row the cache must compute, the held rows are added first (the
-    computation may evict or move them), then the computed row alone. Returns the cycles spent
-    adding rows (svmbench.kernels.cycles): the reading of the requested entries, timed where
-    it runs, the cache's lookups and the rows' computation left out."""
+    (same counts, same LRU order). The rows the cache holds are looked up in one pass up to the
+    first it does not (held_kernel_rows), only noted (their offsets in the pool), and added
+    GROUP at a time (add_rows); before a row the cache must compute, the held rows are added
+    first (the computation may evict or move them), then the computed row alone. Returns the
+    cycles spent adding rows (svmbench.kernels.cycles): the reading of the requested entries,
+    timed where it runs, the cache's lookups and the rows' computation left out."""
     n = out.shape[0]
     cache, settings, counters = provider.cache, provider.settings, provider.counters
-    held, adding = 0, 0
-    for t in range(count):
-        j = support[t]
-        if cached_kernel_row(cache, settings, counters, j, n).shape[0] > 0:
-            offsets[held], weights[held] = cache.offset[j], d[j]
-            held += 1
-            continue
+    held, adding, t = 0, 0, 0
+    while True:
+        hits = held_kernel_rows(cache, settings, counters, support, t, count, n, offsets, held)
+        for k in range(t, hits):
+            weights[held + k - t] = d[support[k]]
+        held += hits - t
+        if hits == count:
+            break
+        j = support[hits]
         start = cycle_count()
         add_rows(out, cache.pool, offsets, weights, held)
         adding += cycle_count() - start
@@ -250,19 +252,19 @@ def q_times_direction(provider, support, count, d, out, offsets, weights):
         start = cycle_count()
         add_row(out, row, d[j])
         adding += cycle_count() - start
+        t = hits + 1
     start = cycle_count()
     add_rows(out, cache.pool, offsets, weights, held)
     return adding + cycle_count() - start
 
 
-@jit_callee
+@jit_callee(error_model="numpy")
 def room(alpha_i, d_i, C):
-    """The largest lambda with 0 <= alpha_i + lambda d_i <= C (inf when d_i = 0)."""
-    if d_i > 0.0:
-        return (C - alpha_i) / d_i
-    if d_i < 0.0:
-        return -alpha_i / d_i
-    return np.inf
+    """The largest lambda with 0 <= alpha_i + lambda d_i <= C (inf when d_i = 0): the room to C
+    or to 0 by d_i's sign, selected with no branch on it (the signs over a support are as good
+    as random, and a branch on them was mispredicted; a quotient by 0 is only not chosen)."""
+    quotient = ((C - alpha_i) if d_i > 0.0 else -alpha_i) / d_i
+    return quotient if d_i != 0.0 else np.inf
 
 
 @jit_callee

@@ -169,6 +169,8 @@ def test_q_times_direction_adds_rows_as_one_row_at_a_time(seed, count, cached_ro
             expected += d[j] * np.asarray(kernel_row(single, j, n)[:n], dtype=np.float64)
         np.testing.assert_array_equal(out, expected)
         assert counts(grouped) == counts(single)
+        for lru in ("lru_prev", "lru_next", "state", "length", "offset"):  # the same LRU order
+            np.testing.assert_array_equal(getattr(grouped.cache, lru), getattr(single.cache, lru))
     Q = np.outer(y, y) * rbf_kernel(X, gamma=0.7)
     np.testing.assert_allclose(out, Q[:, support] @ d[support], rtol=1e-5, atol=1e-5)
 
