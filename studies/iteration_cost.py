@@ -80,8 +80,8 @@ def cell_data(cell, classes):
 
 
 def fit_once(solver, C, gamma, X, y):
-    """(CPU s, wall s, the parts it timed in the fit (bench.timed_parts), counts) of one fit at
-    one thread."""
+    """(CPU s, wall s, the parts it timed in the fit (_fit_worker.timed_parts), counts) of one
+    fit at one thread."""
     model = build_estimator({"name": solver, "C": C, "gamma": gamma, "tol": TOL,
                              "cache_mb": CACHE_MB})
     wall, cpu, failed = certified_fit(model, X, y)

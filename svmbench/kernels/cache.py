@@ -373,7 +373,7 @@ def lookup(cache, p, hit):
     return cache.pool[start:start + (cached if hit else 0)]
 
 
-@njit(cache=True)
+@jit_callee
 def touch_held(cache, positions, start, stop, length, offsets, at):
     """lookup of the rows of positions[start], positions[start + 1], ... in turn while the cache
     holds each whole (holds(cache, p, length)): each becomes the most recently used, as lookup
@@ -383,8 +383,10 @@ def touch_held(cache, positions, start, stop, length, offsets, at):
     reads and writes them: a chain of dependent loads and stores through memory)."""
     head = cache.lru_prev.shape[0] - 1
     last, batches = cache.lru_prev[head], cache.state[BATCHES]
-    lru_prev, lru_next, row_batches, cached = (cache.lru_prev, cache.lru_next, cache.row_batches,
-                                               cache.length)
+    lru_prev = cache.lru_prev  # each bound by its own statement (docs/DESIGN.md)
+    lru_next = cache.lru_next
+    row_batches = cache.row_batches
+    cached = cache.length
     wanted = max(length, 1)
     t = start
     if cache.state[PENDING] == 0:
