@@ -281,18 +281,11 @@ def median_part(timings, part):
     return statistics.median(timed) if timed else math.nan
 
 
-def reading_seconds(timed, requested, seconds_per_entry):
-    """The seconds a fit spent reading its ``requested`` Q entries: ``timed`` (median_part)
-    where the solver times them, else ``requested`` x ``seconds_per_entry``
-    (read_time_per_entry)."""
-    return requested * seconds_per_entry if math.isnan(timed) else timed
-
-
-def computing_seconds(timed, computed, seconds_per_entry):
-    """The seconds a fit spent computing its ``computed`` (K1) entries: ``timed`` (the
-    provider's, median_part) where its results carry it, else ``computed`` x
-    ``seconds_per_entry`` (row_time_per_entry)."""
-    return computed * seconds_per_entry if math.isnan(timed) else timed
+def part_seconds(timed, entries, seconds_per_entry):
+    """The seconds a fit spent on a part over ``entries`` Q entries (reading its K2 requested
+    ones, computing its K1 computed ones): ``timed`` (median_part) where the fit timed it, else
+    ``entries`` x ``seconds_per_entry`` (read_time_per_entry, row_time_per_entry)."""
+    return entries * seconds_per_entry if math.isnan(timed) else timed
 
 
 def row_time_per_entry(X, gamma, all_cores):
@@ -388,8 +381,8 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
         row["reads s"] = median_part(contender.timings, "reads s")
         row["rows s"] = median_part(contender.timings, "rows s")
         if computed and contender.threads == 1:
-            computing = computing_seconds(row["rows s"], computed, row_seconds[gamma])
-            reading = reading_seconds(row["reads s"], results["K2"], row_seconds["read"])
+            computing = part_seconds(row["rows s"], computed, row_seconds[gamma])
+            reading = part_seconds(row["reads s"], results["K2"], row_seconds["read"])
             row["ns/K1"] = 1e9 * row["CPU s"] / computed
             row["rows %"] = 100.0 * computing / row["CPU s"]
             row["us/it"] = 1e6 * row["CPU s"] / results["iter"]

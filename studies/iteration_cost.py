@@ -11,10 +11,10 @@ is dropped), cache 1024 MB and tol 1e-3 as the bench. Per solver: iterations, K1
 of the fitted model (support, dual coefficients, intercepts: the path), median CPU and wall
 seconds of the fit (the referee's check taken out), and the bench's definitions
 (studies/bench.py, run_cell): the kernel-row time, the seconds the provider spent computing the
-K1 entries, timed in the fit (bench.computing_seconds; K1 x the CPU time per computed entry of
+K1 entries, timed in the fit (bench.part_seconds; K1 x the CPU time per computed entry of
 full rows, row_time_per_entry, for a checkout whose provider does not time them) + K2 x the
 time per requested entry (read_time_per_entry; Rosen's reading of them is timed in the fit
-instead, bench.reading_seconds), ``us/it``
+instead), ``us/it``
 CPU per iteration and ``bk us/it`` (CPU - row time) / iterations, and that bookkeeping over
 smo_wss2's in the same cell (target: 1.5).
 
@@ -44,12 +44,11 @@ from _fit_worker import certified_fit, one_blas_thread, timed_parts
 from bench import (
     CACHE_MB,
     TOL,
-    computing_seconds,
     load,
     median_part,
     pair_length,
+    part_seconds,
     read_time_per_entry,
-    reading_seconds,
     row_time_per_entry,
 )
 
@@ -122,9 +121,10 @@ def measure(cells, solvers, repeats, classes):
 def per_iteration(entry):
     """The bench's us/it and bk us/it of an entry (median CPU)."""
     cpu = statistics.median(entry["cpu"])
-    rows = computing_seconds(median_part(entry["timings"], "rows s"), entry["K1"],
-                             1e-9 * entry["row_ns"]) + reading_seconds(
-        median_part(entry["timings"], "reads s"), entry["K2"], 1e-9 * entry["read_ns"])
+    rows = (part_seconds(median_part(entry["timings"], "rows s"), entry["K1"],
+                         1e-9 * entry["row_ns"])
+            + part_seconds(median_part(entry["timings"], "reads s"), entry["K2"],
+                           1e-9 * entry["read_ns"]))
     return 1e6 * cpu / entry["iterations"], 1e6 * (cpu - rows) / entry["iterations"], rows
 
 
