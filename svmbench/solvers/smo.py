@@ -84,18 +84,22 @@ from svmbench.solvers.base import (
 )
 from svmbench.solvers.checkpoints import Checkpoints, close, new_curve, note
 from svmbench.solvers.smo_step import (
+    BOUND_SNAP,
     TWO_SIGNS,
     check_two_classes,
+    curvature_of,
     dual_objective,
     first_index_of,
     in_low_set,
     in_up_set,
     is_free,
     lane_max,
+    lane_sum,
     last_index_of,
     objective_change,
     outcome,
     pair_solution,
+    segment,
     segment_is_a_point,
     smo_settings,
     snap_to_bounds,
@@ -702,6 +706,30 @@ def judged(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij,
     return 0.0 if point else 2.0 if progress else 1.0
 
 
+# screened's margin below the progress threshold, relative: far above the rounding of the step
+# (a few units in the last place), so that a candidate it calls short is short
+SCREEN_SHORTFALL = 1e-6
+
+
+@njit(cache=True, inline="always")
+def screened(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ii, q_jj, q_ij, C, eps, same):
+    """judged's mark where it follows without solving the pair, else 2 (judged decides): 0 as
+    judged; 1 when alpha_j cannot move by eps (relative). alpha_j's unclipped step is push /
+    curvature (pair_solution's delta, push = y_i y_j G_i - G_j); clipping keeps it on the
+    segment [L, H], so alpha_j moves by at most that step and at most the room to the segment's
+    end that push points to, give or take rounding (units in the last place of C) and snapping
+    (BOUND_SNAP C). Either one shorter than eps (alpha_j + eps), the least moves_enough takes,
+    less SCREEN_SHORTFALL of it and 8 BOUND_SNAP C, and judged refuses the candidate too
+    (tests/unit/test_smo.py compares the two). No division and no clipping: cheaper than judged,
+    whose verdict it leaves to the candidates it cannot refuse."""
+    low, high = segment(alpha_i, alpha_j, y_i, y_j, C)
+    push = y_i * y_j * gradient_i - gradient_j
+    room = high - alpha_j if push > 0.0 else alpha_j - low
+    least = (1.0 - SCREEN_SHORTFALL) * eps * (alpha_j + eps) - 8.0 * BOUND_SNAP * C
+    short = (abs(push) < curvature_of(q_ii, q_jj, q_ij, y_i, y_j) * least) | (room < least)
+    return 0.0 if same | (low == high) else 1.0 if short else 2.0
+
+
 @njit(cache=True, inline="always")
 def marked_taker(marks, length, asked):
     """(the first t < length marked 2 or -1, asked + the entries requested before it: one per
@@ -718,45 +746,65 @@ def first_taker(y, alpha, gradient, diag, row, j, lo, hi, C, eps, marks):
     """Platt 1998, examineExample's loop over all samples, over positions [lo, hi), for the
     examined sample j whose Q row ``row`` the cache holds whole: (the first i whose takeStep with
     j makes progress, or -1; the kernel entries requested before it). Here a block of
-    candidates is judged in one loop over the arrays (``marks``: judged's), then read in order:
-    the same taker and the same requests as next_examined's propose one candidate after the
-    other, each a call and an entry request. On a stratified sample of 10,000 of ijcnn1's
-    samples at C 128, gamma 2 (839 million of the fit's 900 million candidates in this loop,
-    every entry from the examined sample's row) the fit took 15.2 s of CPU with propose, 5.1 s
-    with this (same steps, counts and bits; 2.5 ns a candidate, in vector lanes; issue 42)."""
+    candidates is marked in one loop over the arrays (``marks``: screened's, then judged's from
+    the first candidate the screen cannot refuse), then read in order: the same taker and the
+    same requests as next_examined's propose one candidate after the other, each a call and an
+    entry request. On a stratified sample of 10,000 of ijcnn1's samples at C 128, gamma 2 (839
+    million of the fit's 900 million candidates in this loop, every entry from the examined
+    sample's row) the fit took 15.2 s of CPU with propose, 5.1 s judging each block in vector
+    lanes (same steps, counts and bits; issue 42)."""
     block = min(SCAN_BLOCK, marks.shape[0])
     asked = 0
+    alpha_j, gradient_j, y_j, diag_j = alpha[j], gradient[j], y[j], diag[j]
     for first in range(lo, hi, block):
         end = min(hi, first + block)
-        # views of the block, so that the loop over it runs in vector lanes
+        # views of the block, so that the loops over it run in vector lanes
         alphas, gradients, labels = alpha[first:end], gradient[first:end], y[first:end]
         diagonal, entries, verdicts = diag[first:end], row[first:end], marks[:end - first]
         for t in range(end - first):
-            verdicts[t] = judged(alphas[t], alpha[j], gradients[t], gradient[j], labels[t], y[j],
-                                 diagonal[t], diag[j], np.float64(entries[t]), C, eps,
-                                 first + t == j)
-        taker, asked = marked_taker(verdicts, end - first, asked)
-        if taker >= 0:
-            return first + taker, asked
+            verdicts[t] = screened(alphas[t], alpha_j, gradients[t], gradient_j, labels[t], y_j,
+                                   diagonal[t], diag_j, np.float64(entries[t]), C, eps,
+                                   first + t == j)
+        if lane_max(verdicts) < 2.0:  # every candidate refused: each 1 is a request
+            asked += int(lane_sum(verdicts))
+        else:
+            hopeful, asked = marked_taker(verdicts, end - first, asked)
+            for t in range(hopeful, end - first):  # judged decides from there on
+                verdicts[t] = judged(alphas[t], alpha_j, gradients[t], gradient_j, labels[t],
+                                     y_j, diagonal[t], diag_j, np.float64(entries[t]), C, eps,
+                                     first + t == j)
+            taker, asked = marked_taker(verdicts[hopeful:], end - first - hopeful, asked)
+            if taker >= 0:
+                return first + hopeful + taker, asked
     return -1, asked
 
 
 @jit_callee
 def first_listed_taker(y, alpha, gradient, diag, row, j, listed, C, eps, marks):
     """first_taker over the samples ``listed`` (positions, in that order): Platt's loop over the
-    non-bound samples, judged from their gathered values in blocks of FIRST_BLOCK, then twice as
+    non-bound samples, marked from their gathered values in blocks of FIRST_BLOCK, then twice as
     many each time up to SCAN_BLOCK, so that a partner found early costs few verdicts."""
     most = min(SCAN_BLOCK, marks.shape[0])
     asked, first, block = 0, 0, min(FIRST_BLOCK, most)
+    alpha_j, gradient_j, y_j, diag_j = alpha[j], gradient[j], y[j], diag[j]
     while first < listed.shape[0]:
         end = min(listed.shape[0], first + block)
         for t in range(end - first):
             i = listed[first + t]
-            marks[t] = judged(alpha[i], alpha[j], gradient[i], gradient[j], y[i], y[j], diag[i],
-                              diag[j], np.float64(row[i]), C, eps, i == j)
-        taker, asked = marked_taker(marks, end - first, asked)
-        if taker >= 0:
-            return listed[first + taker], asked
+            marks[t] = screened(alpha[i], alpha_j, gradient[i], gradient_j, y[i], y_j, diag[i],
+                                diag_j, np.float64(row[i]), C, eps, i == j)
+        verdicts = marks[:end - first]
+        if lane_max(verdicts) < 2.0:  # every candidate refused: each 1 is a request
+            asked += int(lane_sum(verdicts))
+        else:
+            hopeful, asked = marked_taker(verdicts, end - first, asked)
+            for t in range(hopeful, end - first):  # judged decides from there on
+                i = listed[first + t]
+                verdicts[t] = judged(alpha[i], alpha_j, gradient[i], gradient_j, y[i], y_j,
+                                     diag[i], diag_j, np.float64(row[i]), C, eps, i == j)
+            taker, asked = marked_taker(verdicts[hopeful:], end - first - hopeful, asked)
+            if taker >= 0:
+                return listed[first + hopeful + taker], asked
         first, block = end, min(2 * block, most)
     return -1, asked
 

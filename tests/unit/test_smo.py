@@ -25,9 +25,10 @@ from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC
 from svmbench.solvers import get_solver
 from svmbench.solvers.kkt import kkt_violation
-from svmbench.solvers.smo import SCAN_BLOCK, first_listed_taker, first_taker
+from svmbench.solvers.smo import SCAN_BLOCK, first_listed_taker, first_taker, judged, screened
 from svmbench.solvers.smo_step import (
     bias_from_gradient,
+    curvature_of,
     segment_is_a_point,
     snap_to_bounds,
     solve_pair,
@@ -192,6 +193,40 @@ def test_a_pair_whose_segment_is_a_point_never_moves(share_i, share_j, y_i, y_j,
 
 
 @njit
+def screened_and_judged(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ij, C, eps):
+    """(screened's mark, judged's mark) of candidate i for the examined j, Q_ii = Q_jj = 1."""
+    return (screened(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, 1.0, 1.0, q_ij, C, eps,
+                     False),
+            judged(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, 1.0, 1.0, q_ij, C, eps,
+                   False))
+
+
+@settings(max_examples=600, deadline=None)
+@given(share_i=st.one_of(ALPHA_IN_C, st.floats(0.0, 1.0)),
+       share_j=st.one_of(ALPHA_IN_C, st.floats(0.0, 1.0)), y_i=st.sampled_from([-1.0, 1.0]),
+       y_j=st.sampled_from([-1.0, 1.0]), C=st.floats(2**-5, 2**10),
+       eps=st.sampled_from([1e-12, 1e-3, 0.5]), gradient_i=st.floats(-1e3, 1e3),
+       q_ij=st.floats(-1.0, 1.0), reach=st.floats(0.0, 2.0), sign=st.sampled_from([-1.0, 1.0]))
+def test_the_screen_refuses_only_candidates_judged_refuses(share_i, share_j, y_i, y_j, C, eps,
+                                                           gradient_i, q_ij, reach, sign):
+    """Platt's loops mark a block with screened and judge only from its first candidate the
+    screen cannot refuse: the same taker and requests only if screened agrees with judged on
+    "no entry" (0) and calls a candidate refused (1) only when judged does. G_j is set so that
+    alpha_j's unclipped step is ``reach`` times the least step takeStep takes, either way; a step
+    of half that least one or less is refused by the screen, on or off a bound."""
+    alpha_i, alpha_j = share_i * C, share_j * C
+    least = eps * (alpha_j + eps)
+    push = sign * reach * least * curvature_of(1.0, 1.0, q_ij, y_i, y_j)
+    gradient_j = y_i * y_j * gradient_i - push
+    screen, judge = screened_and_judged(alpha_i, alpha_j, gradient_i, gradient_j, y_i, y_j, q_ij,
+                                        C, eps)
+    assert (screen == 0.0) == (judge == 0.0)
+    assert screen == 2.0 or screen == judge
+    if judge != 0.0 and reach <= 0.5 and eps >= 1e-3:
+        assert screen == 1.0
+
+
+@njit
 def taker_one_by_one(y, alpha, gradient, diag, row, j, candidates, C, eps):
     """Platt's examineExample loops as propose runs them, one candidate after the other: the
     first i of ``candidates`` whose step with j moves alpha_j by eps (relative), and the entries
@@ -219,28 +254,34 @@ def listed_taker(y, alpha, gradient, diag, row, j, listed, C, eps, marks):
     return first_listed_taker(y, alpha, gradient, diag, row, j, listed, C, eps, marks)
 
 
-def examined_sample(seed, n, bound_share, C):
+def examined_sample(seed, n, bound_share, C, spread=None):
     """A random examination: labels, alphas (a share on the bounds), G, Q's diagonal (ones), the
-    examined sample's row, its position j and next_examined's work vector (2 n + 2 entries)."""
+    examined sample's row, its position j and next_examined's work vector (2 n + 2 entries).
+    G is normal, or, with ``spread``, -y plus ``spread`` times normal: equal errors but for that
+    noise, so that most steps are short (a loop that stalls) and some near takeStep's least."""
     rng = np.random.default_rng(seed)
     y = rng.choice([-1.0, 1.0], size=n)
     alpha = np.where(rng.random(n) < bound_share, rng.choice([0.0, C], size=n),
                      rng.random(n) * C)
     gradient, diag = rng.normal(size=n), np.ones(n)
+    if spread is not None:
+        gradient = -y + spread * gradient
     row = rng.uniform(-1.0, 1.0, size=n).astype(np.float32)
     return rng, (y, alpha, gradient, diag, row, int(rng.integers(n))), np.empty(2 * n + 2)
 
 
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 3 * SCAN_BLOCK),
-       eps=st.sampled_from([1e-12, 1e-3, 0.5, 1e9]), bound_share=st.floats(0.0, 1.0))
+       eps=st.sampled_from([1e-12, 1e-3, 0.5, 1e9]), bound_share=st.floats(0.0, 1.0),
+       spread=st.sampled_from([None, 1e-2, 1e-3, 1e-4]))
 def test_platts_loop_in_blocks_takes_the_first_taker_with_the_same_requests(seed, n, eps,
-                                                                           bound_share):
+                                                                           bound_share, spread):
     """first_taker (Platt's loop over all samples, judged SCAN_BLOCK candidates at a time) names
     the candidate and counts the requested entries that one propose after the other would, over
-    any range [lo, hi), the examined sample inside it or not."""
+    any range [lo, hi), the examined sample inside it or not, blocks the screen refuses whole
+    among them (``spread``)."""
     C = 4.0
-    rng, examination, marks = examined_sample(seed, n, bound_share, C)
+    rng, examination, marks = examined_sample(seed, n, bound_share, C, spread)
     lo = int(rng.integers(n))
     hi = int(rng.integers(lo, n + 1))
     assert taker_in_blocks(*examination, lo, hi, C, eps, marks) == \
@@ -250,15 +291,16 @@ def test_platts_loop_in_blocks_takes_the_first_taker_with_the_same_requests(seed
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 3 * SCAN_BLOCK),
        eps=st.sampled_from([1e-12, 1e-3, 0.5, 1e9]), bound_share=st.floats(0.0, 1.0),
+       spread=st.sampled_from([None, 1e-2, 1e-3, 1e-4]),
        listed_share=st.floats(0.0, 1.0))
 def test_platts_loop_over_listed_samples_in_blocks_takes_the_same_first_taker(
-        seed, n, eps, bound_share, listed_share):
+        seed, n, eps, bound_share, listed_share, spread):
     """first_listed_taker (Platt's loop over the non-bound samples, judged in growing blocks from
     their gathered values) names the candidate and counts the requested entries that one propose
     after the other would, over any increasing list of positions, the examined sample in it or
     not."""
     C = 4.0
-    rng, examination, marks = examined_sample(seed, n, bound_share, C)
+    rng, examination, marks = examined_sample(seed, n, bound_share, C, spread)
     listed = np.flatnonzero(rng.random(n) < listed_share).astype(np.int64)
     assert listed_taker(*examination, listed, C, eps, marks) == \
         taker_one_by_one(*examination, listed, C, eps)
