@@ -323,6 +323,46 @@ def test_parity_compares_bookkeeping_per_iteration_with_smo_wss2_in_the_same_cel
                                                       2, 1)
 
 
+def test_the_header_says_whether_each_target_is_met():
+    """headline: oneDAL's ratio met only with both its mean and worst at their targets, the
+    speedups at theirs, a speedup with no cell said so; slow_headline: item 2 counts a cell over
+    the budget only with a bound of its rule above the budget (measured, or assumed for a cell
+    not run), a cell within the budget once whatever its bound, and parity is met only with
+    every cell within 1.5x."""
+    bench = load_study("bench")
+    onedal = "oneDAL / ours wall, 2 thr"
+    summary = pd.DataFrame([{"solver": "smo_wss2", f"{onedal}: geo mean": 2.5,
+                             f"{onedal}: worst": 0.9, "SV off": 0, "acc off": 0}]
+                           ).set_index("solver")
+    text = bench.headline(summary, {("smo_wss2", "ijcnn1"): 1.6, ("smo_wss2", "n >= 20000"): 1.4,
+                                    ("gs_svm", "ijcnn1"): math.nan}, 2)
+    assert "worst 0.90 (target >= 1): NOT met;" in text
+    assert "ijcnn1: geometric mean 1.60 (target >= 1.6): met" in text
+    assert "n >= 20000: geometric mean 1.40 (target >= 1.45): NOT met" in text
+    assert "gs_svm, 1 thread / 2 threads wall, ijcnn1: geometric mean nan (target >= 1.6): " \
+           "no such cell ran" in text
+    base = {"dataset": "s", "n": 100, "gamma": 1.0, "threads": 1}
+    rows = [{**base, "solver": "smo_wss2", "C": float(C), "wall s": 1.0, "bk us/it": 1.0,
+             "note": ""} for C in range(9)]
+    rows += [{**base, "solver": "rosen", "C": float(C), "wall s": 10.0, "rule s": 5.0,
+              "bk us/it": 1.4, "note": ""} for C in range(6)]
+    rows[-1].update({"wall s": 590.0, "rule s": 610.0})  # within the budget: counted once
+    rows += [{**base, "solver": "rosen", "C": 6.0, "wall s": math.nan, "rule s": 700.0,
+              "note": "over budget: stopped at 600 s"},
+             {**base, "solver": "rosen", "C": 7.0, "wall s": 650.0, "rule s": 300.0,
+              "bk us/it": 1.6, "note": "over budget, 1 fit(s)"},
+             {**base, "solver": "rosen", "C": 8.0, "wall s": math.nan, "bound s": 700.0,
+              "note": "not run (over the budget on a cell ...)"}]
+    args = bench.parse(["--solvers", "smo_wss2", "rosen", "--budget", "600"])
+    text = bench.slow_headline(pd.DataFrame(rows), args)
+    assert ("above it (issue 42 item 2): 8 of 9, NOT met" in text
+            and "6 of 7 cells within 1.5x (target: all): NOT met" in text)
+    rows[-2].update({"rule s": 610.0, "bk us/it": 1.5})
+    text = bench.slow_headline(pd.DataFrame(rows), args)
+    assert ("above it (issue 42 item 2): 9 of 9, met" in text
+            and "7 of 7 cells within 1.5x (target: all): met" in text)
+
+
 def test_time_per_requested_entry_is_that_of_reading_rows():
     """read_time_per_entry: a positive time per entry, under 100 ns (a row read from memory)."""
     bench = load_study("bench")
