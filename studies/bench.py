@@ -147,8 +147,9 @@ SLOW_SOLVERS = {"smo_mod2", "smo_mod1", "smo_platt", "rosen"}
 NOT_BENCHED_HERE = (
     "\n- not measured by this bench: issue 42 item 3's contention (a second busy process slows a "
     "smo_wss2 fit at most 1.5x: studies/wss2_threads.py --busy, results/bench/wss2_threads.jsonl) "
-    "and item 4 (gs2008 Table VII at paper scale within 10 minutes on 2 cores: its sweep's wall "
-    "time, results/wall_times.md)")
+    "and item 4 (gs2008 Table VII at paper scale within 10 minutes on 2 cores: its sweep run "
+    "alone in an empty store, store.reuse=none; a record's row for it in results/wall_times.md "
+    "leaves out the cells it reuses from the tables run before it)")
 SCALES = {
     "full": {"datasets": ["a1a", "a4a", "pendigits", "letter", "a8a", "w7a", "w8a", "ijcnn1"],
              "repeats": 3, "short_fit": 1.0, "short_repeats": 5,
