@@ -51,15 +51,14 @@ measured lower bound of the whole fit's time that the published rule imposes (is
 the budget the fit goes on while that bound may still pass the budget within ``--bound-cap``
 budgets at the rate it grew (``past_budget``), so that the note can say whether the rule's
 entries alone exceed the budget; a cell not run after one over the budget states the largest
-bound of a cell with no more samples and no larger C, gamma, assumed to hold (the summary
-counts the pairs of finished cells on which that held).
+bound of a cell of its set with no larger C, gamma, assumed to hold (the summary counts the
+pairs of finished cells of one set on which that held).
 
 No solver has a size limit. A cell whose first fit exceeds the time budget (``--budget``) is
-not repeated and is marked "over budget", and the solver's cells with no fewer training samples
-and no smaller C or gamma, in that set and the later ones, are not run (``dominating``: by the
-order the bounds above assume, each would cost at least as much); its other cells are (the full
-scale runs its sets from the smallest up, each set's grid from the smallest C and gamma up);
-the table says so. The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
+not repeated and is marked "over budget", and the solver's cells of that set with no smaller C
+or gamma are not run (``dominating``: by the order the bounds above assume, each would cost at
+least as much); its other cells are (each set's grid runs from the smallest C and gamma up),
+and so are its cells of the other sets, whose gamma is another kernel's; the table says so. The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
 worker process (studies/_fit_worker.py) that is killed when the budget runs out: such a cell
 has no times nor results, only its note, and the solver's other thread count is not tried in that
 cell. A fit whose class pairs ended in a fault (max_iter, stalled, infeasible) keeps its times,
@@ -363,9 +362,10 @@ def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, work
     for contender in entrants:
         key = (point[2], contender.threads)
         if contender.solver == "gs_svm":
-            (contender.walls, contender.cpus, contender.summary,
+            (contender.walls, contender.cpus, contender.timings, contender.summary,
              contender.failed) = gs_fits.setdefault(key, (contender.walls, contender.cpus,
-                                                          contender.summary, contender.failed))
+                                                          contender.timings, contender.summary,
+                                                          contender.failed))
     rows = []
     for contender in entrants:
         results = dict(contender.summary or dict.fromkeys(["SV", "test acc %", "iter", "K1",
@@ -482,20 +482,18 @@ def bound_note(contender, row, row_seconds, gamma, y, budget):
             f"{verdict}")
 
 
-def with_inherited_bounds(earlier, found, budget):
-    """``found`` with a row for each slow solver's cell not run (skipped: a cell over the budget
-    dominates it, bench_dataset): the largest bound of a cell of that solver with no more
-    samples, no larger C and gamma (``earlier`` rows and ``found``), assumed to hold here (a
-    rule's entries do not fall as n, C or gamma grow: bound_headline checks it on the finished
-    cells)."""
+def with_inherited_bounds(found, budget):
+    """``found`` with a row for each slow solver's cell not run (skipped: a cell of its set over
+    the budget dominates it, bench_dataset): the largest bound of a cell of that solver and set
+    with no larger C and gamma, assumed to hold here (a rule's entries do not fall as C or gamma
+    grow: bound_headline checks it on the finished cells of each set)."""
     if not found:
         return found
-    frame = pd.DataFrame(earlier + found)
+    frame = pd.DataFrame(found)
     one = frame[(frame.threads == 1) & frame.solver.isin(SLOW_SOLVERS)]
     bounds = one[one["rule s"].notna()] if "rule s" in one else one.iloc[:0]
     dataset, n = found[0]["dataset"], found[0]["n"]
-    done = set(zip(one.solver[one.dataset == dataset], one.C[one.dataset == dataset],
-                   one.gamma[one.dataset == dataset]))
+    done = set(zip(one.solver, one.C, one.gamma))
     points = sorted({(row["C"], row["gamma"]) for row in found})
     solvers = sorted(SLOW_SOLVERS.intersection(frame.solver))
     added = []
@@ -503,19 +501,18 @@ def with_inherited_bounds(earlier, found, budget):
         for solver in solvers:
             if (solver, C, gamma) in done:
                 continue
-            below = bounds[(bounds.solver == solver) & (bounds.n <= n) & (bounds.C <= C)
-                           & (bounds.gamma <= gamma)]
+            below = bounds[(bounds.solver == solver) & (bounds.C <= C) & (bounds.gamma <= gamma)]
             row = {"dataset": dataset, "n": n, "C": C, "gamma": gamma,
                    "contender": f"{solver} (1 thr)", "solver": solver, "threads": 1,
                    "wall s": math.nan, "CPU s": math.nan,
-                   "note": "not run (over the budget on a cell with no more samples, no larger C "
-                           "or gamma)"}
+                   "note": "not run (over the budget on a cell of this set with no larger C or "
+                           "gamma)"}
             if len(below):
                 source = below.loc[below["rule s"].idxmax()]
                 row["bound s"] = bound = float(source["rule s"])
                 row["note"] += (f"; its rule's kernel entries >= {bound:.3g} s, assumed from "
-                                f"{source.dataset} C {source.C:g} gamma {source.gamma:g} (no "
-                                f"more samples, no larger C or gamma): "
+                                f"C {source.C:g} gamma {source.gamma:g} (no larger C or "
+                                f"gamma): "
                                 + ("above the budget" if bound > budget else
                                    "within the budget: not shown to be the rule's"))
             added.append(row)
@@ -523,14 +520,14 @@ def with_inherited_bounds(earlier, found, budget):
 
 
 def monotone_pairs(frame, solver):
-    """(held, pairs): ordered pairs of the solver's finished 1-thread cells, the second with no
-    fewer samples, no smaller C and gamma, where the second's rule bound is no smaller."""
+    """(held, pairs): ordered pairs of the solver's finished 1-thread cells of one set, the
+    second with no smaller C and gamma, where the second's rule bound is no smaller."""
     if "rule s" not in frame:
         return 0, 0
     runs = frame[(frame.solver == solver) & (frame.threads == 1) & frame["wall s"].notna()
                  & frame["rule s"].notna()]
-    cells = list(zip(runs.n, runs.C, runs.gamma, runs["rule s"]))
-    pairs = [(a, b) for a in cells for b in cells if a is not b and b[0] >= a[0]
+    cells = list(zip(runs.dataset, runs.C, runs.gamma, runs["rule s"]))
+    pairs = [(a, b) for a in cells for b in cells if a is not b and b[0] == a[0]
              and b[1] >= a[1] and b[2] >= a[2]]
     return sum(b[3] >= a[3] for a, b in pairs), len(pairs)
 
@@ -568,40 +565,37 @@ def note(contender, budget):
     return f"over budget, {len(contender.walls)} fit(s)" if contender.over_budget else ""
 
 
-def dominating(over, n, C, gamma):
-    """The first of ``over``'s cells (set, n, C, gamma) where a solver went over the budget with
-    no more samples and no larger C or gamma than (n, C, gamma), or None."""
-    return next((cell for cell in over if cell[1] <= n and cell[2] <= C and cell[3] <= gamma),
-                None)
+def dominating(over, C, gamma):
+    """The first of ``over``'s points (C, gamma, ...) of one set where a solver went over the
+    budget with no larger C or gamma than (C, gamma), or None. Only within one set: a gamma of
+    another set's features is another kernel (w8a's Platt cell over the budget said nothing of
+    ijcnn1's in the bench of 44f8d2c0)."""
+    return next((point for point in over if point[0] <= C and point[1] <= gamma), None)
 
 
-def bench_dataset(dataset, args, all_cores, over=None):
-    """Every cell of the set's grid, in grid order; a solver skips each cell that one where it
-    went over the budget dominates (``dominating`` over ``over``: solver -> [(set, n, C, gamma)]
-    of the sets before, to which this set's are added as it runs). Returns the rows, per solver
-    its points over the budget in this set, and per solver (cells not run, the first dominating
-    cell)."""
+def bench_dataset(dataset, args, all_cores):
+    """Every cell of the set's grid, in grid order; a solver skips each cell that one of this set
+    where it went over the budget dominates (``dominating``). Returns the rows, per solver its
+    points over the budget in this set, and per solver (cells not run, the first dominating
+    point)."""
     data = load(dataset, args.max_train, args.max_test)
     for solver in args.solvers:  # outside every timing, on this set's kind of points
         warm_up(solver, "rbf", kind=points_kind(data[0]))
-    over = {} if over is None else over
-    n = data[1].shape[0]
     gs_fits, rows, over_here, not_run = {}, [], {}, {}
     worker = FitWorker(data, sorted(SLOW_SOLVERS.intersection(args.solvers)))
     try:
         for index, point in enumerate(grid(dataset)):
             skipped = set()
-            for solver, cells in over.items():
-                cell = dominating(cells, n, point[0], point[1])
-                if cell is not None:
+            for solver, points in over_here.items():
+                dominant = dominating(points, point[0], point[1])
+                if dominant is not None:
                     skipped.add(solver)
-                    count, first = not_run.get(solver, (0, cell))
+                    count, first = not_run.get(solver, (0, dominant))
                     not_run[solver] = (count + 1, first)
             before = set(skipped)
             rows += run_cell(dataset, point, data, args, all_cores, skipped, index == 0, gs_fits,
                              worker)
             for solver in skipped - before:
-                over.setdefault(solver, []).append((dataset, n, point[0], point[1]))
                 over_here.setdefault(solver, []).append(point)
     finally:
         worker.close()
@@ -857,11 +851,11 @@ def machine():
     return f"{static['cpu']} ({static['cpu_target']})"
 
 
-def save_partial(args, run, rows, sections, over):
+def save_partial(args, run, rows, sections):
     """The state after a set: what a resumed run needs to go on (resumed_state). Kept across
     sessions (copied beside the output), a run resumes on the same commit and the same CPU."""
     state = {"key": run_key(args), "commit": git_commit(), "machine": machine(), "rows": rows,
-             "sections": sections, "over": over, "seconds": elapsed(run),
+             "sections": sections, "seconds": elapsed(run),
              "run": {key: run[key] for key in ("command", "threads", "load_before",
                                                "cold_starts", "resumed")}}
     partial_path(args.output).write_text(json.dumps(
@@ -903,24 +897,23 @@ def main(argv=None):
         run = {"command": command, "threads": threads, "load_before": load_average(),
                "started": time.perf_counter(), "seconds_before": 0.0, "resumed": [],
                "cold_starts": cold_starts(args.cold_start)}
-        rows, sections, over = [], [], {}  # over: solver -> [(set, n, C, gamma)] over budget
+        rows, sections = [], []
     else:
         run = {**state["run"], "started": time.perf_counter(), "seconds_before": state["seconds"]}
         rows, sections = state["rows"], state["sections"]
-        over = {solver: [tuple(cell) for cell in cells] for solver, cells in state["over"].items()}
         run["resumed"].append({"from": args.datasets[len(sections)], "load": load_average(),
                                "at": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
     for name in args.datasets[len(sections):]:
-        found, over_here, not_run = bench_dataset(name, args, all_cores, over)
-        found = with_inherited_bounds(rows, found, args.budget)
+        found, over_here, not_run = bench_dataset(name, args, all_cores)
+        found = with_inherited_bounds(found, args.budget)
         rows += found
         notes = "".join(f"\n\n{solver}: over budget ({args.budget:g} s) at "
                         + "; ".join(f"C {C:g}, gamma {gamma:g}" for C, gamma, _ in points) + "."
                         for solver, points in over_here.items())
         notes += "".join(f"\n\n{solver}: not run on {count} cell(s) of this set, each with no "
-                         f"fewer samples and no smaller C or gamma than a cell where it was over "
-                         f"budget (the first: {first[0]}, n = {first[1]}, C {first[2]:g}, gamma "
-                         f"{first[3]:g})." for solver, (count, first) in not_run.items())
+                         f"smaller C or gamma than a cell where it was over budget (the first: "
+                         f"C {first[0]:g}, gamma {first[1]:g})."
+                         for solver, (count, first) in not_run.items())
         sections.append(f"## {name} (n = {found[0]['n']})\n\n{to_markdown(cell_table(found))}"
                         f"{notes}")
         print(sections[-1], flush=True)
@@ -928,7 +921,7 @@ def main(argv=None):
         text = document(args, run, rows, sections, left)
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(text + "\n")
-        save_partial(args, run, rows, sections, over)
+        save_partial(args, run, rows, sections)
     partial_path(args.output).unlink(missing_ok=True)
     print(text)
     failed = failed_rows(pd.DataFrame(rows))

@@ -40,6 +40,8 @@ def test_bench_writes_a_three_by_three_matrix_per_set_with_the_summary(tmp_path)
     assert "- referee / fit wall: no cell with n >= 20,000; all " in text
     for label in ("SVC (LIBSVM)", "smo_wss2 (1 thr)", "gs_svm (1 thr)"):
         assert text.count(f"| {label} |") == 18  # 9 cells on each of the two sets
+    gs_rows = [line.split("|") for line in text.splitlines() if line.startswith("| gs_svm (")]
+    assert all(cells[12].strip() for cells in gs_rows)  # rows s, timed in the fit it shares
     for C, gamma in ((0.5, 0.0125), (8, 0.2), (2, 2), (32, 8)):  # corners and centres
         assert f"| smo_wss2 (1 thr) | {C:g} | {gamma:g} |" in text
     assert "## Summary per solver" in text and "| smo_wss2 | 18 |" in text
@@ -98,7 +100,7 @@ def test_ratio_summary_takes_geometric_means_worst_cells_and_counts_unequal_resu
 
 
 @pytest.mark.data
-def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp_path):
+def test_a_cell_over_budget_is_not_repeated_and_the_set_s_later_cells_are_left_out(tmp_path):
     if not has("adult/a1a"):
         pytest.skip("adult/a1a not found: set SVMBENCH_DATA_PATH to the shared data directory")
     bench = load_study("bench")
@@ -107,35 +109,33 @@ def test_a_cell_over_budget_is_not_repeated_and_the_later_cells_are_left_out(tmp
                 "smo_mod1", "--max-train", "100", "--repeats", "2", "--budget", "0", "--output",
                 str(output)])
     text = output.read_text()
-    assert text.count("| smo_mod1 (1 thr) |") == 18  # 1 stopped, 17 not run, said so
+    assert text.count("| smo_mod1 (1 thr) |") == 18  # 1 stopped, 8 not run, said so, per set
     # stopped at once: before its first checkpoint (no bound), or after one (a bound measured
     # from it); which of the two depends on the clock
     bounded = "over budget: stopped at 0 s; stopped after 0 s at iteration" in text
     assert bounded or "over budget: stopped at 0 s; no checkpoint before it was stopped: no " \
         "bound |" in text
-    # the 17 later cells inherit the stopped cell's bound when it measured one
-    not_run = "| not run (over the budget on a cell with no more samples, no larger C or gamma)"
-    assert text.count(not_run + ("; its rule's kernel entries >= " if bounded else " |")) == 17
-    assert text.count("| smo_mod1 (") == 19  # the other thread count: not tried, said so
-    assert "not run: over budget at 1 thread |" in text
+    # each set's 8 later cells inherit its stopped cell's bound when it measured one
+    not_run = "| not run (over the budget on a cell of this set with no larger C or gamma)"
+    assert text.count(not_run + ("; its rule's kernel entries >= " if bounded else " |")) == 16
+    assert text.count("| smo_mod1 (") == 20  # the other thread count: not tried, said so
+    assert text.count("not run: over budget at 1 thread |") == 2
     assert "smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125." in text
-    first = "than a cell where it was over budget (the first: a1a, n = 100, C 0.5, gamma 0.0125)."
-    assert f"smo_mod1: not run on 8 cell(s) of this set, each with no fewer samples and no " \
-        f"smaller C or gamma {first}" in text
-    assert f"smo_mod1: not run on 9 cell(s) of this set, each with no fewer samples and no " \
-        f"smaller C or gamma {first}" in text
+    assert text.count("smo_mod1: not run on 8 cell(s) of this set, each with no smaller C or "
+                      "gamma than a cell where it was over budget (the first: C 0.5, gamma "
+                      "0.0125).") == 2  # a4a's first cell ran: a1a's says nothing of it
     assert text.count("| SVC (LIBSVM) |") == 18
     assert "- smo_mod1, every cell within the budget (0 s): 0 of 18 cells finished at 1 thread;" \
         " over budget on a1a" in text
-    assert "- smo_mod1, cells over the budget: 1 fitted (0 finished late), " \
-        f"{int(bounded)} of them with a measured bound of the rule's kernel entries above the " \
-        "budget; 17 not run, " in text  # (with a bound, the later cells inherit it)
+    assert "- smo_mod1, cells over the budget: 2 fitted (0 finished late), " \
+        f"{2 * int(bounded)} of them with a measured bound of the rule's kernel entries above " \
+        "the budget; 16 not run, " in text  # (with a bound, the later cells inherit it)
 
 
-def test_a_cell_over_the_budget_skips_only_the_cells_it_dominates(monkeypatch):
+def test_a_cell_over_the_budget_skips_only_the_cells_of_its_set_it_dominates(monkeypatch):
     """After rosen goes over the budget at the set's centre, its cells with a smaller C or a
-    smaller gamma still run, in this set and (with no fewer samples) the next; a later set with
-    fewer samples runs them all."""
+    smaller gamma still run; the later sets, larger or not, run every cell (another set's gamma
+    is another kernel)."""
     bench = load_study("bench")
     sizes = {"a": 1000, "b": 2000, "c": 500}
     monkeypatch.setattr(bench, "load", lambda name, *_: (None, np.zeros(sizes[name])))
@@ -154,28 +154,25 @@ def test_a_cell_over_the_budget_skips_only_the_cells_it_dominates(monkeypatch):
 
     monkeypatch.setattr(bench, "run_cell", run_cell)
     args = bench.parse(["--solvers", "rosen", "--datasets", *sizes])
-    over = {}
     for name in "abc":
-        _, over_here, not_run = bench.bench_dataset(name, args, 1, over)
+        _, over_here, not_run = bench.bench_dataset(name, args, 1)
         if name == "a":
             assert over_here == {"rosen": [(4.0, 1.0, 1.0)]}
-            assert not_run == {"rosen": (3, ("a", 1000, 4.0, 1.0))}
+            assert not_run == {"rosen": (3, (4.0, 1.0, 1.0))}
     skipped = {(name, point) for name, point, ran in run if not ran}
     dominated = {(C, g) for C in (4.0, 16.0) for g in (1.0, 4.0)} - {(4.0, 1.0)}
-    assert skipped == {("a", point) for point in dominated} | {("b", point) for point in
-                                                              dominated | {(4.0, 1.0)}}
-    assert all(ran for name, _, ran in run if name == "c")
+    assert skipped == {("a", point) for point in dominated}
+    assert all(ran for name, _, ran in run if name != "a")
 
 
-def test_dominating_takes_no_more_samples_and_no_larger_c_or_gamma():
+def test_dominating_takes_no_larger_c_or_gamma():
     bench = load_study("bench")
-    over = [("a", 100, 4.0, 1.0), ("b", 200, 1.0, 4.0)]
-    assert bench.dominating(over, 100, 4.0, 1.0) == over[0]
-    assert bench.dominating(over, 150, 16.0, 4.0) == over[0]  # the first that dominates
-    assert bench.dominating(over, 200, 2.0, 4.0) == over[1]
-    assert bench.dominating(over, 99, 16.0, 16.0) is None  # fewer samples
-    assert bench.dominating(over, 100, 2.0, 16.0) is None  # a smaller C than a's, n below b's
-    assert bench.dominating(over, 1000, 16.0, 0.5) is None  # a smaller gamma than both
+    over = [(4.0, 1.0, 0.5), (1.0, 4.0, 2.0)]
+    assert bench.dominating(over, 4.0, 1.0) == over[0]
+    assert bench.dominating(over, 16.0, 4.0) == over[0]  # the first that dominates
+    assert bench.dominating(over, 2.0, 4.0) == over[1]
+    assert bench.dominating(over, 2.0, 2.0) is None  # a smaller C than the first's, gamma second
+    assert bench.dominating(over, 16.0, 0.5) is None  # a smaller gamma than both
 
 
 @pytest.mark.data
@@ -259,7 +256,7 @@ def test_a_stopped_run_resumes_at_its_first_set_not_benched(tmp_path, monkeypatc
     args = bench.parse(argv)  # a run killed between its last set and dropping its state
     run = {"command": "", "threads": {}, "load_before": "", "cold_starts": [], "resumed": [],
            "started": 0.0, "seconds_before": 0.0}
-    bench.save_partial(args, run, [], ["## a1a", "## a4a"], {})
+    bench.save_partial(args, run, [], ["## a1a", "## a4a"])
     assert partial.exists() and bench.resumed_state(args) is None
 
 
@@ -528,34 +525,36 @@ def test_a_stopped_cells_note_says_how_far_it_went_and_what_its_bound_shows():
         "; no checkpoint before it was stopped: no bound"
 
 
-def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_and_the_check_of_that_assumption():
-    """A slow solver's cell not run takes the largest bound of its cells with no more samples,
-    no larger C and gamma; none when there is no such cell; the headline counts them and the
-    ordered pairs of finished cells whose bound does not fall."""
+def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_of_its_set_and_the_check():
+    """A slow solver's cell not run takes the largest bound of its set's cells with no larger C
+    and gamma; none when there is no such cell; the headline counts them and the ordered pairs
+    of one set's finished cells whose bound does not fall (another set's cells are no pair)."""
     bench = load_study("bench")
     base = {"dataset": "s", "n": 100, "solver": "rosen", "contender": "rosen (1 thr)",
             "threads": 1}
-    earlier = [{**base, "C": 1.0, "gamma": 1.0, "wall s": 50.0, "rule s": 40.0, "note": ""},
-               {**base, "C": 4.0, "gamma": 1.0, "wall s": 500.0, "rule s": 450.0, "note": ""},
-               {**base, "C": 16.0, "gamma": 1.0, "wall s": math.nan, "rule s": 700.0,
-                "note": "over budget: stopped at 600 s; ..."}]
-    peer = {"dataset": "t", "n": 200, "solver": "SVC (LIBSVM)", "contender": "SVC (LIBSVM)",
+    ours = [{**base, "C": 1.0, "gamma": 1.0, "wall s": 50.0, "rule s": 40.0, "note": ""},
+            {**base, "C": 4.0, "gamma": 1.0, "wall s": 500.0, "rule s": 450.0, "note": ""},
+            {**base, "C": 16.0, "gamma": 1.0, "wall s": math.nan, "rule s": 700.0,
+             "note": "over budget: stopped at 600 s; ..."}]
+    peer = {"dataset": "s", "n": 100, "solver": "SVC (LIBSVM)", "contender": "SVC (LIBSVM)",
             "threads": math.nan, "wall s": 1.0, "note": ""}
-    found = [{**peer, "C": C, "gamma": 1.0} for C in (0.5, 16.0, 64.0)]
-    rows = bench.with_inherited_bounds(earlier, found, 600.0)
-    added = {row["C"]: row for row in rows if row["solver"] == "rosen"}
-    assert sorted(added) == [0.5, 16.0, 64.0] and "bound s" not in added[0.5]
-    assert added[16.0]["bound s"] == added[64.0]["bound s"] == 700.0
+    found = ours + [{**peer, "C": C, "gamma": 1.0} for C in (0.5, 1.0, 4.0, 16.0, 64.0)]
+    rows = bench.with_inherited_bounds(found, 600.0)
+    added = {row["C"]: row for row in rows[len(found):]}
+    assert sorted(added) == [0.5, 64.0] and "bound s" not in added[0.5]
+    assert added[64.0]["bound s"] == 700.0
     assert added[64.0]["note"] == (
-        "not run (over the budget on a cell with no more samples, no larger C or gamma); its "
-        "rule's kernel entries >= 700 s, assumed from s C 16 gamma 1 (no more samples, no larger "
-        "C or gamma): above the budget")
-    frame = pd.DataFrame(earlier + rows)
+        "not run (over the budget on a cell of this set with no larger C or gamma); its rule's "
+        "kernel entries >= 700 s, assumed from C 16 gamma 1 (no larger C or gamma): above the "
+        "budget")
+    other = {**base, "dataset": "t", "n": 200, "C": 64.0, "gamma": 4.0, "wall s": 5.0,
+             "rule s": 4.0, "note": ""}  # cheaper on another set's kernel: no pair with s's
+    frame = pd.DataFrame(rows + [other])
     assert bench.monotone_pairs(frame, "rosen") == (1, 1)
     args = bench.parse(["--solvers", "rosen", "--budget", "600"])
     assert bench.bound_headline(frame, args) == (
         "\n- rosen, cells over the budget: 1 fitted (0 finished late), 1 of them with a measured "
-        "bound of the rule's kernel entries above the budget; 3 not run, 2 of them with such a "
+        "bound of the rule's kernel entries above the budget; 2 not run, 1 of them with such a "
         "bound assumed from a smaller cell (held on 1 of 1 ordered pairs of finished cells)")
 
 
