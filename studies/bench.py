@@ -57,8 +57,10 @@ pairs of finished cells of one set on which that held).
 No solver has a size limit. A cell whose first fit exceeds the time budget (``--budget``) is
 not repeated and is marked "over budget", and the solver's cells of that set with no smaller C
 or gamma are not run (``dominating``: by the order the bounds above assume, each would cost at
-least as much); its other cells are (each set's grid runs from the smallest C and gamma up),
-and so are its cells of the other sets, whose gamma is another kernel's; the table says so. The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
+least as much; an assumption, which smo_platt's w8a cells at gamma 0.2 broke: C 4 took 608 s in
+the record of 44f8d2c0, C 16 235 s alone, docs/changelog.md); its other cells are (each set's grid runs from the smallest C and gamma up),
+and so are its cells of the other sets, whose gamma is another kernel's; the table says so.
+The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
 worker process (studies/_fit_worker.py) that is killed when the budget runs out: such a cell
 has no times nor results, only its note, and the solver's other thread count is not tried in that
 cell. A fit whose class pairs ended in a fault (max_iter, stalled, infeasible) keeps its times,
