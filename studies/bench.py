@@ -55,11 +55,15 @@ bound of a cell of its set with no larger C, gamma, assumed to hold (the summary
 pairs of finished cells of one set on which that held).
 
 No solver has a size limit. A cell whose first fit exceeds the time budget (``--budget``) is
-not repeated and is marked "over budget", and the solver's cells of that set with no smaller C
-or gamma are not run (``dominating``: by the order the bounds above assume, each would cost at
-least as much; an assumption, which smo_platt's w8a cells at gamma 0.2 broke: C 4 took 608 s in
-the record of 44f8d2c0, C 16 235 s alone, docs/changelog.md); its other cells are (each set's grid runs from the smallest C and gamma up),
-and so are its cells of the other sets, whose gamma is another kernel's; the table says so.
+not repeated and is marked "over budget". When the bound of its rule's kernel entries measured
+in that cell is above the budget (or the solver is not one the budget stops), the solver's cells
+of that set with no smaller C or gamma are not run (``dominating``, ``rules_out_dominated``: by
+the order the bounds above assume, each one's rule would cost at least as much); when the bound
+is within the budget or was not measured, they run and the budget stops them: the order of the
+whole fit's times is not assumed, since smo_platt's w8a cells at gamma 0.2 broke it (C 4 took
+608 s in the record of 44f8d2c0 with a bound of 452 s, C 16 235 s alone: docs/changelog.md).
+Its other cells run (each set's grid runs from the smallest C and gamma up), and so do its
+cells of the other sets, whose gamma is another kernel's; the table says so.
 The slow solvers (SLOW_SOLVERS: Platt, Keerthi 1 and 2, Rosen) fit in a
 worker process (studies/_fit_worker.py) that is killed when the budget runs out: such a cell
 has no times nor results, only its note, and the solver's other thread count is not tried in that
@@ -486,7 +490,7 @@ def bound_note(contender, row, row_seconds, gamma, y, budget):
 
 def with_inherited_bounds(found, budget):
     """``found`` with a row for each slow solver's cell not run (skipped: a cell of its set over
-    the budget dominates it, bench_dataset): the largest bound of a cell of that solver and set
+    the budget, its rule's bound above it, dominates it, bench_dataset): the largest bound of a cell of that solver and set
     with no larger C and gamma, assumed to hold here (a rule's entries do not fall as C or gamma
     grow: bound_headline checks it on the finished cells of each set)."""
     if not found:
@@ -507,8 +511,8 @@ def with_inherited_bounds(found, budget):
             row = {"dataset": dataset, "n": n, "C": C, "gamma": gamma,
                    "contender": f"{solver} (1 thr)", "solver": solver, "threads": 1,
                    "wall s": math.nan, "CPU s": math.nan,
-                   "note": "not run (over the budget on a cell of this set with no larger C or "
-                           "gamma)"}
+                   "note": "not run (over the budget, its rule's kernel entries alone above "
+                           "it, on a cell of this set with no larger C or gamma)"}
             if len(below):
                 source = below.loc[below["rule s"].idxmax()]
                 row["bound s"] = bound = float(source["rule s"])
@@ -575,30 +579,45 @@ def dominating(over, C, gamma):
     return next((point for point in over if point[0] <= C and point[1] <= gamma), None)
 
 
+def rules_out_dominated(solver, cell, budget):
+    """Whether the solver's cell over the budget (``cell``: that cell's rows) rules out the
+    cells of its set it dominates: the bound of its rule's kernel entries measured there is
+    above the budget (each dominated cell's, assumed no smaller, is too), or the solver is not
+    one the budget stops (its fits would run to their end). A bound within the budget or not
+    measured rules out nothing: the whole fit's time need not grow with C or gamma (smo_platt's
+    cache thrash on w8a, docs/changelog.md)."""
+    if solver not in SLOW_SOLVERS:
+        return True
+    return any(row.get("rule s", math.nan) > budget for row in cell if row["solver"] == solver)
+
+
 def bench_dataset(dataset, args, all_cores):
     """Every cell of the set's grid, in grid order; a solver skips each cell that one of this set
-    where it went over the budget dominates (``dominating``). Returns the rows, per solver its
-    points over the budget in this set, and per solver (cells not run, the first dominating
-    point)."""
+    where it went over the budget and that rules it out (``rules_out_dominated``) dominates
+    (``dominating``). Returns the rows, per solver its points over the budget in this set, and
+    per solver (cells not run, the first dominating point)."""
     data = load(dataset, args.max_train, args.max_test)
     for solver in args.solvers:  # outside every timing, on this set's kind of points
         warm_up(solver, "rbf", kind=points_kind(data[0]))
-    gs_fits, rows, over_here, not_run = {}, [], {}, {}
+    gs_fits, rows, over_here, ruling_out, not_run = {}, [], {}, {}, {}
     worker = FitWorker(data, sorted(SLOW_SOLVERS.intersection(args.solvers)))
     try:
         for index, point in enumerate(grid(dataset)):
             skipped = set()
-            for solver, points in over_here.items():
+            for solver, points in ruling_out.items():
                 dominant = dominating(points, point[0], point[1])
                 if dominant is not None:
                     skipped.add(solver)
                     count, first = not_run.get(solver, (0, dominant))
                     not_run[solver] = (count + 1, first)
             before = set(skipped)
-            rows += run_cell(dataset, point, data, args, all_cores, skipped, index == 0, gs_fits,
-                             worker)
+            cell = run_cell(dataset, point, data, args, all_cores, skipped, index == 0, gs_fits,
+                            worker)
+            rows += cell
             for solver in skipped - before:
                 over_here.setdefault(solver, []).append(point)
+                if rules_out_dominated(solver, cell, args.budget):
+                    ruling_out.setdefault(solver, []).append(point)
     finally:
         worker.close()
     return rows, over_here, not_run
@@ -913,8 +932,10 @@ def main(argv=None):
                         + "; ".join(f"C {C:g}, gamma {gamma:g}" for C, gamma, _ in points) + "."
                         for solver, points in over_here.items())
         notes += "".join(f"\n\n{solver}: not run on {count} cell(s) of this set, each with no "
-                         f"smaller C or gamma than a cell where it was over budget (the first: "
-                         f"C {first[0]:g}, gamma {first[1]:g})."
+                         f"smaller C or gamma than a cell where it was over budget"
+                         + (", its rule's kernel entries alone above it" if solver in SLOW_SOLVERS
+                            else "")
+                         + f" (the first: C {first[0]:g}, gamma {first[1]:g})."
                          for solver, (count, first) in not_run.items())
         sections.append(f"## {name} (n = {found[0]['n']})\n\n{to_markdown(cell_table(found))}"
                         f"{notes}")

@@ -109,38 +109,43 @@ def test_a_cell_over_budget_is_not_repeated_and_the_set_s_later_cells_are_left_o
                 "smo_mod1", "--max-train", "100", "--repeats", "2", "--budget", "0", "--output",
                 str(output)])
     text = output.read_text()
-    assert text.count("| smo_mod1 (1 thr) |") == 18  # 1 stopped, 8 not run, said so, per set
-    # each set's first cell stopped at once: before its first checkpoint (no bound), or after
-    # one (a bound measured from it); which of the two depends on the clock, set by set
-    sections = [text[text.index(f"## {name} "):] for name in ("a1a", "a4a")]
-    sections[0] = sections[0][:sections[0].index("## a4a ")]
-    bounded = ["over budget: stopped at 0 s; stopped after 0 s at iteration" in section
-               for section in sections]
-    for section, measured in zip(sections, bounded):
-        assert measured or "over budget: stopped at 0 s; no checkpoint before it was stopped: " \
-            "no bound |" in section
-        # the set's 8 later cells inherit its stopped cell's bound when it measured one
-        not_run = "| not run (over the budget on a cell of this set with no larger C or gamma)"
-        assert section.count(not_run + ("; its rule's kernel entries >= " if measured
-                                        else " |")) == 8
-    assert text.count("| smo_mod1 (") == 20  # the other thread count: not tried, said so
-    assert text.count("not run: over budget at 1 thread |") == 2
-    assert "smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125." in text
-    assert text.count("smo_mod1: not run on 8 cell(s) of this set, each with no smaller C or "
-                      "gamma than a cell where it was over budget (the first: C 0.5, gamma "
-                      "0.0125).") == 2  # a4a's first cell ran: a1a's says nothing of it
+    # a cell stops at once, before its first checkpoint (no bound: the next cells run) or after
+    # one (a bound above the 0 s budget: the cells it dominates are not run); which, depends on
+    # the clock, cell by cell
+    stopped = not_run = bounded = 0
+    for name in ("a1a", "a4a"):
+        section = text[text.index(f"## {name} "):]
+        section = section[:section.index("## a4a ")] if name == "a1a" else section
+        ours = [line for line in section.splitlines() if line.startswith("| smo_mod1 (1 thr) |")]
+        assert len(ours) == 9
+        stops = [line for line in ours if "| over budget: stopped at 0 s; " in line]
+        measured = [line for line in stops if "; stopped after 0 s at iteration" in line]
+        skips = [line for line in ours if "| not run (over the budget, its rule's kernel entries "
+                 "alone above it, on a cell of this set with no larger C or gamma); its rule's "
+                 "kernel entries >= " in line]
+        assert len(stops) + len(skips) == 9 and stops[0] == ours[0]
+        assert len(stops) - len(measured) == sum("no checkpoint before it was stopped: no bound |"
+                                                 in line for line in stops)
+        assert not skips or measured  # only a measured bound rules cells out
+        assert len(skips) == 8 if ours[0] in measured else len(stops) >= 2
+        assert section.count("smo_mod1: over budget (0 s) at C 0.5, gamma 0.0125") == 1
+        stopped, not_run, bounded = (stopped + len(stops), not_run + len(skips),
+                                     bounded + len(measured))
+    assert text.count("| smo_mod1 (") == 18 + stopped  # the other thread count: not tried
+    assert text.count("not run: over budget at 1 thread |") == stopped
     assert text.count("| SVC (LIBSVM) |") == 18
     assert "- smo_mod1, every cell within the budget (0 s): 0 of 18 cells finished at 1 thread;" \
         " over budget on a1a" in text
-    assert "- smo_mod1, cells over the budget: 2 fitted (0 finished late), " \
-        f"{sum(bounded)} of them with a measured bound of the rule's kernel entries above " \
-        "the budget; 16 not run, " in text  # (with a bound, the later cells inherit it)
+    assert f"- smo_mod1, cells over the budget: {stopped} fitted (0 finished late), {bounded} " \
+        f"of them with a measured bound of the rule's kernel entries above the budget; " \
+        f"{not_run} not run, {not_run} of them with such a bound assumed" in text
 
 
 def test_a_cell_over_the_budget_skips_only_the_cells_of_its_set_it_dominates(monkeypatch):
-    """After rosen goes over the budget at the set's centre, its cells with a smaller C or a
-    smaller gamma still run; the later sets, larger or not, run every cell (another set's gamma
-    is another kernel)."""
+    """After rosen goes over the budget at set a's centre with its rule's bound above the
+    budget, its cells there with a smaller C or a smaller gamma still run, the others not; at
+    set b's centre its bound is within the budget: every cell runs (the budget stops each); set
+    c runs every cell (another set's gamma is another kernel)."""
     bench = load_study("bench")
     sizes = {"a": 1000, "b": 2000, "c": 500}
     monkeypatch.setattr(bench, "load", lambda name, *_: (None, np.zeros(sizes[name])))
@@ -149,25 +154,41 @@ def test_a_cell_over_the_budget_skips_only_the_cells_of_its_set_it_dominates(mon
     idle_worker = type("Worker", (), {"close": lambda self: None})
     monkeypatch.setattr(bench, "FitWorker", lambda *args: idle_worker())
     monkeypatch.setattr(bench, "SETTINGS", {name: (4.0, 1.0, 1.0, False) for name in "abc"})
+    bounds = {"a": 700.0, "b": 500.0}
     run = []
 
     def run_cell(dataset, point, data, args, all_cores, skipped, warm, gs_fits, worker):
         run.append((dataset, point[:2], "rosen" not in skipped))
-        if (dataset, point[:2]) == ("a", (4.0, 1.0)):
+        if dataset in bounds and point[:2] == (4.0, 1.0):
             skipped.add("rosen")
+            return [{"solver": "SVC (LIBSVM)", "threads": math.nan},
+                    {"solver": "rosen", "threads": 1, "rule s": bounds[dataset]}]
         return []
 
     monkeypatch.setattr(bench, "run_cell", run_cell)
-    args = bench.parse(["--solvers", "rosen", "--datasets", *sizes])
+    args = bench.parse(["--solvers", "rosen", "--datasets", *sizes, "--budget", "600"])
     for name in "abc":
         _, over_here, not_run = bench.bench_dataset(name, args, 1)
-        if name == "a":
+        if name in bounds:
             assert over_here == {"rosen": [(4.0, 1.0, 1.0)]}
-            assert not_run == {"rosen": (3, (4.0, 1.0, 1.0))}
+            assert not_run == ({"rosen": (3, (4.0, 1.0, 1.0))} if name == "a" else {})
     skipped = {(name, point) for name, point, ran in run if not ran}
     dominated = {(C, g) for C in (4.0, 16.0) for g in (1.0, 4.0)} - {(4.0, 1.0)}
     assert skipped == {("a", point) for point in dominated}
-    assert all(ran for name, _, ran in run if name != "a")
+    assert len(run) == 27
+
+
+def test_only_a_bound_above_the_budget_or_a_solver_the_budget_cannot_stop_rules_out_cells():
+    bench = load_study("bench")
+    cell = [{"solver": "SVC (LIBSVM)", "threads": math.nan},
+            {"solver": "smo_platt", "threads": 1, "rule s": 452.0},
+            {"solver": "rosen", "threads": 1, "rule s": 657.0},
+            {"solver": "smo_mod1", "threads": 1}]  # stopped before its first checkpoint
+    assert not bench.rules_out_dominated("smo_platt", cell, 600.0)
+    assert bench.rules_out_dominated("rosen", cell, 600.0)
+    assert not bench.rules_out_dominated("rosen", cell, 700.0)
+    assert not bench.rules_out_dominated("smo_mod1", cell, 600.0)  # no bound: it runs them
+    assert bench.rules_out_dominated("gs_svm", cell, 600.0)  # nothing would stop its fits
 
 
 def test_dominating_takes_no_larger_c_or_gamma():
@@ -549,8 +570,8 @@ def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_of_its_set_and_the_ch
     assert sorted(added) == [0.5, 64.0] and "bound s" not in added[0.5]
     assert added[64.0]["bound s"] == 700.0
     assert added[64.0]["note"] == (
-        "not run (over the budget on a cell of this set with no larger C or gamma); its rule's "
-        "kernel entries >= 700 s, assumed from C 16 gamma 1 (no larger C or gamma): above the "
+        "not run (over the budget, its rule's kernel entries alone above it, on a cell of this "
+        "set with no larger C or gamma); its rule's kernel entries >= 700 s, assumed from C 16 gamma 1 (no larger C or gamma): above the "
         "budget")
     other = {**base, "dataset": "t", "n": 200, "C": 64.0, "gamma": 4.0, "wall s": 5.0,
              "rule s": 4.0, "note": ""}  # cheaper on another set's kernel: no pair with s's
