@@ -117,7 +117,9 @@ def kernel_matrices(X_fit, X_check, algorithm):
     """gamma -> (K(X_fit, X_fit), K(X_check, X_fit)), by the kernel provider's arithmetic
     (svmbench.kernels.cross), so that a grid search picks the same point on every machine (with
     BLAS's distances, OpenBLAS's Haswell and SkylakeX kernels moved 4 of gs2008 Table VII's 438
-    tuned folds to another grid point); RBF shares one distance matrix by all gammas."""
+    tuned folds to another grid point); RBF shares one distance matrix by all gammas and writes
+    every gamma's pair of matrices into the same two arrays: a pair is valid until the next
+    call."""
     fit_points, check_points = make_points(X_fit), make_points(X_check)
     n_features = X_fit.shape[1]
     kernel = algorithm.get("kernel", "rbf")
@@ -131,8 +133,9 @@ def kernel_matrices(X_fit, X_check, algorithm):
     fit_distances = squared_distances(fit_points, fit_points, n_features)
     np.fill_diagonal(fit_distances, 0.0)  # k(x, x) = 1 exactly, as the provider's diagonal
     check_distances = squared_distances(check_points, fit_points, n_features)
-    return lambda gamma: (rbf_of_distances(fit_distances, gamma),
-                          rbf_of_distances(check_distances, gamma))
+    K_fit, K_check = np.empty_like(fit_distances), np.empty_like(check_distances)
+    return lambda gamma: (rbf_of_distances(fit_distances, gamma, K_fit),
+                          rbf_of_distances(check_distances, gamma, K_check))
 
 
 def shared_errors(algorithm, points, X, y, inner_folds, scale, prune=True):

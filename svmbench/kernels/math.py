@@ -191,6 +191,10 @@ EXP_UNDERFLOW = float(np.log(np.finfo(np.float64).tiny))  # -708.396...: exp is 
 EXP_ZERO = -745.2  # libm's exp is 0 below about -745.13
 SUBNORMAL_SHIFT = 600  # 2^n = 2^(n + 600) 2^-600 for the subnormal results
 EXP_TAYLOR = tuple(1.0 / np.prod(np.arange(1.0, k + 1.0)) for k in range(13))
+# n (a whole number, |n| < 2^51) as an integer without a float-to-integer conversion, which the
+# loops' vector code lacks (AVX2): n + 1.5 * 2^52 holds n in its low mantissa bits, exactly
+ROUNDING_SHIFTER = 1.5 * 2.0 ** 52
+ROUNDING_SHIFTER_BITS = int(np.float64(ROUNDING_SHIFTER).view(np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -203,7 +207,8 @@ def exp_nonpositive(x):
     poly = c[0] + r * (c[1] + r * (c[2] + r * (c[3] + r * (c[4] + r * (c[5] + r * (c[6] + r * (
         c[7] + r * (c[8] + r * (c[9] + r * (c[10] + r * (c[11] + r * c[12])))))))))))
     shift = SUBNORMAL_SHIFT if v < EXP_UNDERFLOW else 0
-    power = np.int64((np.int64(n) + shift + 1023) << 52).view(np.float64)
+    whole = np.float64(n + ROUNDING_SHIFTER).view(np.int64) - ROUNDING_SHIFTER_BITS
+    power = np.int64((whole + shift + 1023) << 52).view(np.float64)
     scale = np.int64((1023 - shift) << 52).view(np.float64)
     return poly * power * scale if x >= EXP_ZERO else 0.0
 

@@ -203,7 +203,10 @@ def test_the_grids_kernel_matrices_are_the_providers_kernel_values(seed, sparse,
     if sparse:
         X_fit[X_fit < 0.3], X_check[X_check < 0.3] = 0.0, 0.0
         X_fit, X_check = csr_matrix(X_fit), csr_matrix(X_check)
-    K_fit, K_check = kernel_matrices(X_fit, X_check, {"name": "smo_wss2", "kernel": "rbf"})(gamma)
+    matrices = kernel_matrices(X_fit, X_check, {"name": "smo_wss2", "kernel": "rbf"})
+    before = matrices(3.0 * gamma)
+    K_fit, K_check = matrices(gamma)  # written over the last gamma's arrays
+    assert K_fit is before[0] and K_check is before[1]
     spec = make_kernel_spec("rbf", gamma)
     fit_points = make_points(X_fit)
     own = kernel_matrix(fit_points, fit_points, spec, 6)  # the provider's arithmetic
