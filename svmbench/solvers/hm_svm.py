@@ -120,11 +120,30 @@ def backward_solve(L, m, b, out):
 
 
 @jit_callee
-def forward_solve_block(L, m, T, c, acc):
-    """T[:m, :c] = L^-1 T[:m, :c], one pass over L for c right-hand sides (rows of T)."""
-    for i in range(m):
+def forward_solve_block(L, m, T, c, acc, acc_next):
+    """T[:m, :c] = L^-1 T[:m, :c], one pass over L for c right-hand sides (rows of T), two rows
+    of the solution at a time: row i + 1 subtracts its terms k < i together with row i's, so
+    that each row T[k] read serves both and their two chains of subtractions overlap, then its
+    term k = i; each entry subtracts its terms in the order k = 0, 1, ... as a row at a time
+    would (the same bits). ``acc``, ``acc_next``: work space of at least c."""
+    for i in range(0, m - 1, 2):
+        row, row_next = L[i], L[i + 1]
         acc[:c] = T[i, :c]
-        row = L[i]
+        acc_next[:c] = T[i + 1, :c]
+        for k in range(i):
+            lik, lnk, tk = row[k], row_next[k], T[k]
+            for r in range(c):
+                acc[r] -= lik * tk[r]
+                acc_next[r] -= lnk * tk[r]
+        solved, lni = T[i], row_next[i]
+        for r in range(c):
+            solved[r] = flush(acc[r] / row[i])
+            acc_next[r] -= lni * solved[r]
+        for r in range(c):
+            T[i + 1, r] = flush(acc_next[r] / row_next[i + 1])
+    if m % 2:
+        i, row = m - 1, L[m - 1]
+        acc[:c] = T[i, :c]
         for k in range(i):
             lik, tk = row[k], T[k]
             for r in range(c):
@@ -289,7 +308,7 @@ def enter(provider, diag, alpha, grad, tolerance, block, L, rows, order, slot, i
             row = rows[chunk_slots[r]]
             for k in range(m):
                 T[k, r] = row[order[k]]
-        forward_solve_block(L, m, T, c, work)
+        forward_solve_block(L, m, T, c, work, buf[AUX])
         for r in range(c):
             row = rows[chunk_slots[r]]
             for u in range(c):

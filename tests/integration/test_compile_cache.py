@@ -27,10 +27,11 @@ COUNT_COMPILES = """
 import json
 import numpy as np
 from numba.core import event
-compiled = []
+compiled, signatures = [], []
 class Count(event.Listener):
     def on_start(self, ev):
         compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+        signatures.append(compiled[-1] + str(ev.data["args"]))
     def on_end(self, ev):
         pass
 event.register("numba:compile", Count())
@@ -230,9 +231,11 @@ def test_a_process_missing_a_function_waits_for_the_one_compiling_it_then_loads_
 
 
 def test_two_processes_compiling_at_once_compile_each_function_once(tmp_path):
-    """Two cold processes on one cache: both finish, and what one compiled the other loaded."""
+    """Two cold processes on one cache: both finish, and what one compiled the other loaded
+    (a function and its argument types: numba's overloads share a name, e.g. a scalar's view
+    from float64 to int64 and back)."""
     programs = [subprocess.Popen([sys.executable, "-c", COMPILED_DIAGONAL.replace(
-        '"compiled": len(compiled)', '"compiled": compiled')], text=True, cwd=ROOT,
+        '"compiled": len(compiled)', '"compiled": signatures')], text=True, cwd=ROOT,
         stdout=subprocess.PIPE, env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
         for _ in range(2)]
     compiled = [json.loads(program.communicate(timeout=600)[0].strip().splitlines()[-1])[

@@ -224,3 +224,35 @@ def test_bad_labels_and_tolerance_are_rejected():
     with pytest.raises(ValueError, match="tol must be > 0"):
         solve(make_qmatrix(X, y, "csvc", None, "rbf", 1.0), y, {"tol": 0.0})
 
+
+
+@given(seed=st.integers(0, 10_000), m=st.integers(0, 13), c=st.integers(1, 7))
+@settings(max_examples=40, deadline=None)
+def test_the_blocked_forward_solve_takes_each_entrys_terms_in_row_order(seed, m, c):
+    """forward_solve_block (two rows of the solution at a time) gives the bits of solving row
+    after row, each entry's terms k = 0, 1, ... subtracted in order, and L^-1 T."""
+    from numba import njit
+
+    from svmbench.solvers.hm_svm import TINY, forward_solve_block
+
+    @njit
+    def blocked(L, m, T, c, acc, acc_next):
+        forward_solve_block(L, m, T, c, acc, acc_next)
+
+    rng = np.random.default_rng(seed)
+    L = np.tril(rng.normal(size=(m + 2, m + 2)))
+    L[np.diag_indices(m + 2)] = rng.uniform(0.5, 2.0, size=m + 2)
+    T = rng.normal(size=(m + 2, 9))
+    T[rng.random(T.shape) < 0.2] = 1e-160  # flushed to 0 where a row of the solution starts
+    given_T, row_by_row = T.copy(), T.copy()
+    blocked(L, m, T, c, np.empty(c), np.empty(c))
+    for i in range(m):
+        acc = row_by_row[i, :c].copy()
+        for k in range(i):
+            acc = acc - L[i, k] * row_by_row[k, :c]
+        solved = acc / L[i, i]
+        row_by_row[i, :c] = np.where(np.abs(solved) >= TINY, solved, 0.0)
+    assert np.array_equal(T, row_by_row)  # columns past c and rows past m untouched too
+    if m:
+        np.testing.assert_allclose(T[:m, :c], solve_triangular(L[:m, :m], given_T[:m, :c],
+                                                                lower=True), atol=1e-9, rtol=1e-9)
