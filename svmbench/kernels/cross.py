@@ -101,7 +101,7 @@ def squared_distances(points_a, points_b, n_features):
 def rbf_of_distances(distances, gamma, out):
     """out = exp(-gamma d) for every squared distance d of ``squared_distances`` (apply_kernel's
     RBF); ``out`` of the same shape, so that a grid search writes every gamma's matrix into the
-    same memory (a new one per gamma cost the kernel's clearing of its pages)."""
+    same memory rather than a new array per gamma and inner fold."""
     for r in prange(distances.shape[0]):
         for j in range(distances.shape[1]):
             out[r, j] = exp_nonpositive(-gamma * distances[r, j])
