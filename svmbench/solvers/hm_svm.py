@@ -156,22 +156,46 @@ def forward_solve_block(L, m, T, c, acc, acc_next):
 def delete_from_factor(L, m, k, rotations):
     """Cholesky factor of Q_SS without row/column k: drop row k, then Givens rotations on
     columns (c, c+1) restore the lower-triangular shape (Golub & Van Loan §6.5.4). Applied row
-    by row (row r takes rotations k..r-1, then defines rotation r) to walk L in memory order."""
+    by row (row r takes rotations k..r-1, then defines rotation r) to walk L in memory order,
+    two rows at a time so that their chains of rotations overlap (each row's operations those
+    of one row at a time: the same bits)."""
     cos, sin = rotations[0], rotations[1]
-    for r in range(k, m - 1):
-        row = L[r]
+    for r in range(k, m - 2, 2):  # rows r and r + 1 take rotations k..r-1 together
+        row, row_next = L[r], L[r + 1]
+        row[: r + 2] = L[r + 1, : r + 2]
+        row_next[: r + 3] = L[r + 2, : r + 3]
+        for c in range(k, r):
+            rotate(row, c, cos[c], sin[c])
+            rotate(row_next, c, cos[c], sin[c])
+        define_rotation(row, r, cos, sin)
+        rotate(row_next, r, cos[r], sin[r])
+        define_rotation(row_next, r + 1, cos, sin)
+    if (m - 1 - k) % 2:
+        r, row = m - 2, L[m - 2]
         row[: r + 2] = L[r + 1, : r + 2]
         for c in range(k, r):
-            left, right = row[c], row[c + 1]
-            row[c] = flush(cos[c] * left + sin[c] * right)
-            row[c + 1] = flush(cos[c] * right - sin[c] * left)
-        radius = np.hypot(row[r], row[r + 1])
-        if radius > 0.0:
-            cos[r], sin[r] = row[r] / radius, row[r + 1] / radius
-        else:
-            cos[r], sin[r] = 1.0, 0.0
-        row[r], row[r + 1] = radius, 0.0
+            rotate(row, c, cos[c], sin[c])
+        define_rotation(row, r, cos, sin)
     L[m - 1, :m] = 0.0
+
+
+@jit_callee
+def rotate(row, c, cos_c, sin_c):
+    """Givens rotation c on columns (c, c + 1) of a row of the factor."""
+    left, right = row[c], row[c + 1]
+    row[c] = flush(cos_c * left + sin_c * right)
+    row[c + 1] = flush(cos_c * right - sin_c * left)
+
+
+@jit_callee
+def define_rotation(row, r, cos, sin):
+    """Rotation r zeroes row[r + 1] into row[r] (the row's new diagonal)."""
+    radius = np.hypot(row[r], row[r + 1])
+    if radius > 0.0:
+        cos[r], sin[r] = row[r] / radius, row[r + 1] / radius
+    else:
+        cos[r], sin[r] = 1.0, 0.0
+    row[r], row[r + 1] = radius, 0.0
 
 
 @jit_callee

@@ -256,3 +256,46 @@ def test_the_blocked_forward_solve_takes_each_entrys_terms_in_row_order(seed, m,
     if m:
         np.testing.assert_allclose(T[:m, :c], solve_triangular(L[:m, :m], given_T[:m, :c],
                                                                 lower=True), atol=1e-9, rtol=1e-9)
+
+
+@given(seed=st.integers(0, 10_000), m=st.integers(1, 12), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_deleting_from_the_factor_rotates_row_after_row_and_factors_q_without_k(seed, m, data):
+    """delete_from_factor (two rows at a time) gives the bits of rotating one row after the
+    other, and a lower-triangular factor of Q without row and column k."""
+    from numba import njit
+
+    from svmbench.solvers.hm_svm import TINY, delete_from_factor
+
+    @njit
+    def deleted(L, m, k, rotations):
+        delete_from_factor(L, m, k, rotations)
+
+    def flush(x):
+        return x if abs(x) >= TINY else 0.0
+
+    k = data.draw(st.integers(0, m - 1))
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(m, m + 2))
+    Q = A @ A.T
+    L = np.zeros((m + 1, m + 1))
+    L[:m, :m] = cholesky(Q, lower=True)
+    one_by_one = L.copy()
+    deleted(L, m, k, np.empty((2, m + 1)))
+    cos, sin = np.empty(m + 1), np.empty(m + 1)
+    for r in range(k, m - 1):
+        row = one_by_one[r]
+        row[: r + 2] = one_by_one[r + 1, : r + 2]
+        for c in range(k, r):
+            left, right = row[c], row[c + 1]
+            row[c] = flush(cos[c] * left + sin[c] * right)
+            row[c + 1] = flush(cos[c] * right - sin[c] * left)
+        radius = np.hypot(row[r], row[r + 1])
+        cos[r], sin[r] = (row[r] / radius, row[r + 1] / radius) if radius > 0.0 else (1.0, 0.0)
+        row[r], row[r + 1] = radius, 0.0
+    one_by_one[m - 1, :m] = 0.0
+    assert np.array_equal(L, one_by_one)
+    kept = np.delete(np.arange(m), k)
+    factor = L[: m - 1, : m - 1]
+    assert np.array_equal(factor, np.tril(factor))
+    np.testing.assert_allclose(factor @ factor.T, Q[np.ix_(kept, kept)], atol=1e-9 * Q.max())
