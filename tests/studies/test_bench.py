@@ -571,8 +571,8 @@ def test_a_cell_not_run_states_the_bound_of_a_smaller_cell_of_its_set_and_the_ch
     assert added[64.0]["bound s"] == 700.0
     assert added[64.0]["note"] == (
         "not run (over the budget, its rule's kernel entries alone above it, on a cell of this "
-        "set with no larger C or gamma); its rule's kernel entries >= 700 s, assumed from C 16 gamma 1 (no larger C or gamma): above the "
-        "budget")
+        "set with no larger C or gamma); its rule's kernel entries >= 700 s, assumed from C 16 "
+        "gamma 1 (no larger C or gamma): above the budget")
     other = {**base, "dataset": "t", "n": 200, "C": 64.0, "gamma": 4.0, "wall s": 5.0,
              "rule s": 4.0, "note": ""}  # cheaper on another set's kernel: no pair with s's
     frame = pd.DataFrame(rows + [other])

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from numba import njit
 from scipy.linalg import cholesky, solve_triangular
 from scipy.optimize import nnls
 from sklearn.exceptions import ConvergenceWarning
@@ -19,6 +20,7 @@ from svmbench.data import DataError, load_dataset, scale_features
 from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import HardMarginSVC
 from svmbench.solvers import get_solver
+from svmbench.solvers.hm_svm import TINY, delete_from_factor, forward_solve_block
 
 TOL = 1e-6
 solve = get_solver("hm_svm")
@@ -225,20 +227,23 @@ def test_bad_labels_and_tolerance_are_rejected():
         solve(make_qmatrix(X, y, "csvc", None, "rbf", 1.0), y, {"tol": 0.0})
 
 
+@njit
+def blocked(L, m, T, c, acc, acc_next):
+    """forward_solve_block, which has no entry point for Python."""
+    forward_solve_block(L, m, T, c, acc, acc_next)
+
+
+@njit
+def deleted(L, m, k, rotations):
+    """delete_from_factor, which has no entry point for Python."""
+    delete_from_factor(L, m, k, rotations)
+
 
 @given(seed=st.integers(0, 10_000), m=st.integers(0, 13), c=st.integers(1, 7))
 @settings(max_examples=40, deadline=None)
 def test_the_blocked_forward_solve_takes_each_entrys_terms_in_row_order(seed, m, c):
     """forward_solve_block (two rows of the solution at a time) gives the bits of solving row
     after row, each entry's terms k = 0, 1, ... subtracted in order, and L^-1 T."""
-    from numba import njit
-
-    from svmbench.solvers.hm_svm import TINY, forward_solve_block
-
-    @njit
-    def blocked(L, m, T, c, acc, acc_next):
-        forward_solve_block(L, m, T, c, acc, acc_next)
-
     rng = np.random.default_rng(seed)
     L = np.tril(rng.normal(size=(m + 2, m + 2)))
     L[np.diag_indices(m + 2)] = rng.uniform(0.5, 2.0, size=m + 2)
@@ -263,14 +268,6 @@ def test_the_blocked_forward_solve_takes_each_entrys_terms_in_row_order(seed, m,
 def test_deleting_from_the_factor_rotates_row_after_row_and_factors_q_without_k(seed, m, data):
     """delete_from_factor (two rows at a time) gives the bits of rotating one row after the
     other, and a lower-triangular factor of Q without row and column k."""
-    from numba import njit
-
-    from svmbench.solvers.hm_svm import TINY, delete_from_factor
-
-    @njit
-    def deleted(L, m, k, rotations):
-        delete_from_factor(L, m, k, rotations)
-
     def flush(x):
         return x if abs(x) >= TINY else 0.0
 
