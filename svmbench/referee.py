@@ -185,12 +185,13 @@ def spot_check(X, rows, used, weights, sums, kernel, gamma, coef0, degree):
     return spot.shape[0] * used.shape[0]
 
 
-def pair_sums(X, points, kernel, gamma, coef0, degree):
+def pair_sums(X, points, kernel, gamma, coef0, degree, symmetric=False):
     """:func:`kernel_sums` of every :class:`Point`'s model over its pair's samples, laid one pair
     after the other; the pair with the most support vectors :func:`spot_check`-ed (one check a
-    certification: every pair's sums come from the same code)."""
+    certification: every pair's sums come from the same code). ``symmetric``: a precomputed X is
+    exactly symmetric (:func:`precomputed_sums`)."""
     if kernel == "precomputed":
-        return precomputed_sums(X, points)
+        return precomputed_sums(X, points, symmetric)
     used = [np.flatnonzero(point.coefficients) for point in points]
     parts = [kernel_sums(X, point.members, columns, point.coefficients[columns], kernel, gamma,
                          coef0, degree) for point, columns in zip(points, used)]
@@ -205,7 +206,7 @@ def pair_sums(X, points, kernel, gamma, coef0, degree):
             np.concatenate([magnitudes for _, magnitudes, _ in parts]), evaluations)
 
 
-def precomputed_sums(gram, points):
+def precomputed_sums(gram, points, symmetric=False):
     """:func:`pair_sums` over a given kernel matrix, read, no entry computed. The points of one
     class pair (the same members array: a grid search's C values) that read each of their columns
     SHARED_READS times or more on average sum over one transposed copy of those columns
@@ -213,7 +214,9 @@ def precomputed_sums(gram, points):
     gathered_sums, which reads each entry where it lies (a single fit: the copy would cost more
     than its sums). Both sum each point in one fixed order: the same bits either way.
     The magnitudes are bounded by max_k |K_kk| |coefficients|_1 (|K_ij| <= sqrt(K_ii K_jj) for a
-    kernel matrix): in float64 the allowance they enter is negligible."""
+    kernel matrix): in float64 the allowance they enter is negligible. ``symmetric``: ``gram``
+    equals its transpose bit for bit (a kernel matrix of one point set by
+    svmbench.kernels.cross, as a grid search's), so the copy reads its columns as rows."""
     gram = np.asarray(gram, dtype=np.float64)
     sizes = [point.members.shape[0] for point in points]
     starts = np.cumsum([0] + sizes)
@@ -232,7 +235,8 @@ def precomputed_sums(gram, points):
         shared = np.empty(len(group) * m)
         shared_member_sums(gram, points[group[0]].members.astype(np.intp), positions,
                            coefficients[nonzero],
-                           np.searchsorted(nonzero, np.arange(len(group) + 1) * m), shared)
+                           np.searchsorted(nonzero, np.arange(len(group) + 1) * m), shared,
+                           symmetric)
         for k, p in enumerate(group):
             sums[starts[p]:starts[p + 1]] = shared[k * m:(k + 1) * m]
     if alone:
@@ -595,22 +599,24 @@ class Fit:
     name: str = ""
 
 
-def certify_fits(fits, X, kernel, gamma, coef0, degree, context=""):
+def certify_fits(fits, X, kernel, gamma, coef0, degree, context="", symmetric=False):
     """The :class:`Verdict` of each :class:`Fit` over one training matrix X, all measured at
     once: every class pair of every fit laid end to end, the sums of each pair in its own fixed
     order (:func:`pair_sums`) and the numpy reductions per pair, so that each fit's measurements
     are the bits of the fit certified alone (a grid search certifies the 12 C values of one
     (inner fold, gamma) in one pass over their kernel matrix: svmbench.tuning). Raises
     :class:`RefutedError` for the first fit (in ``fits``' order) with a pair refuted, naming the
-    fit (its ``name``, in ``context``) and every pair of it refuted, with its verdict. The time of the check is shared equally
-    by the fits."""
+    fit (its ``name``, in ``context``) and every pair of it refuted, with its verdict. The time
+    of the check is shared equally by the fits. ``symmetric``: a precomputed X equals its
+    transpose bit for bit (:func:`precomputed_sums`)."""
     problem = fits[0].problem
     if any(fit.problem != problem for fit in fits):
         raise ValueError("certify_fits certifies fits of one problem at a time, got "
                          f"{sorted({fit.problem.name for fit in fits})}")
     wall, cpu = time.perf_counter(), time.process_time()
     points = [point for fit in fits for point in fit.points]
-    sums, magnitudes, evaluations = pair_sums(X, points, kernel, gamma, coef0, degree)
+    sums, magnitudes, evaluations = pair_sums(X, points, kernel, gamma, coef0, degree,
+                                              symmetric)
     members = np.concatenate([point.members for point in points])
     measurements = measure(
         problem, Stack.of([point.members.shape[0] for point in points]),
@@ -669,11 +675,14 @@ class Batch:
     """Fits over one training matrix whose certification waits for :meth:`certify`, which
     certifies them together (:func:`certify_fits`) and hands each its verdict: a grid search
     refits every C on one (inner fold, gamma)'s kernel matrix, and one pass over the matrix for
-    all of them reads it once, where one per fit read it twelve times (gs2008 Table VII)."""
+    all of them reads it once, where one per fit read it twelve times (gs2008 Table VII).
+    ``symmetric``: the fits' precomputed training matrices equal their transposes bit for bit
+    (certify_fits)."""
 
-    def __init__(self, context=""):
+    def __init__(self, context="", symmetric=False):
         self.fits, self.then, self.matrix = [], [], None
         self.context = context  # where the fits are, for a refutation's message
+        self.symmetric = symmetric
 
     def add(self, fit, X, kernel, gamma, coef0, degree, then):
         """Certify ``fit`` over X at the next :meth:`certify` and call ``then(verdict)``; X and
@@ -694,7 +703,7 @@ class Batch:
         self.fits, self.then, self.matrix = [], [], None
         if not fits:
             return []
-        verdicts = certify_fits(fits, *matrix, context=self.context)
+        verdicts = certify_fits(fits, *matrix, context=self.context, symmetric=self.symmetric)
         for callback, verdict in zip(then, verdicts):
             callback(verdict)
         return verdicts

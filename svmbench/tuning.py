@@ -119,7 +119,8 @@ def kernel_matrices(X_fit, X_check, algorithm):
     BLAS's distances, OpenBLAS's Haswell and SkylakeX kernels moved 4 of gs2008 Table VII's 438
     tuned folds to another grid point); RBF shares one distance matrix by all gammas and writes
     every gamma's pair of matrices into the same two arrays: a pair is valid until the next
-    call."""
+    call. K(X_fit, X_fit) equals its transpose bit for bit (each entry's inner product sums the
+    same products in feature order, and a product with a zero only adds a zero)."""
     fit_points, check_points = make_points(X_fit), make_points(X_check)
     n_features = X_fit.shape[1]
     kernel = algorithm.get("kernel", "rbf")
@@ -188,7 +189,8 @@ def fill_folds(algorithm, points, chains, parts, folds, gammas, errors, prune):
                 blocks = shared_blocks(blocks, K_fit)
                 fit_params["blocks"] = blocks
             if "referee" in inspect.signature(estimator.fit).parameters:
-                fit_params["referee"] = Batch(f" of inner fold {fold}, gamma={gamma!r}")
+                fit_params["referee"] = Batch(f" of inner fold {fold}, gamma={gamma!r}",
+                                              symmetric=True)  # K_fit: kernel_matrices
             for position, index in enumerate(chain[:length]):
                 tuned = {k: v for k, v in points[index].items() if k != "gamma"}
                 estimator.set_params(**tuned)

@@ -148,6 +148,20 @@ def transposed_gather(block, rows, columns):
 
 
 @njit(cache=True)
+def mirrored_gather(block, rows, columns):
+    """:func:`transposed_gather` of a ``block`` that is exactly symmetric, read by its rows:
+    T[u, r] = block[columns[u], rows[r]], a row of ``block`` gathered into a row of T (each
+    written once, in order; transposed_gather writes T a column at a time: twice as long over
+    Segment's kernel matrices)."""
+    transposed = np.empty((columns.shape[0], rows.shape[0]))
+    for u in range(columns.shape[0]):
+        row, out = block[columns[u]], transposed[u]
+        for r in range(rows.shape[0]):
+            out[r] = row[rows[r]]
+    return transposed
+
+
+@njit(cache=True)
 def sums_by_columns(transposed, slots, weights, first, end, accumulators, out):
     """out[r] = sum_j transposed[slots[j], r] weights[j] over first <= j < end in
     :func:`sum_one`'s order (four accumulators, the k-th taking j = first + k, first + k + 4, ...,
@@ -166,7 +180,7 @@ def sums_by_columns(transposed, slots, weights, first, end, accumulators, out):
 
 
 @njit(cache=True)
-def shared_member_sums(gram, members, columns, weights, column_starts, sums):
+def shared_member_sums(gram, members, columns, weights, column_starts, sums, symmetric=False):
     """:func:`gathered_sums` of several points over one set of ``members`` (one class pair's
     fits at several C values), the same bits: point p's sums sums[p * m:(p + 1) * m] over its
     columns members[columns[j]], column_starts[p] <= j < column_starts[p + 1] (``columns``:
@@ -174,12 +188,16 @@ def shared_member_sums(gram, members, columns, weights, column_starts, sums):
     values for all members contiguous (:func:`transposed_gather`), and each point's sums added
     over them (:func:`sums_by_columns`); where the points' columns are many (a grid search's
     twelve C values share most support vectors) this costs a fraction of reading each entry
-    where it lies."""
+    where it lies. ``symmetric``: ``gram`` is exactly symmetric, and the copy reads its rows
+    (:func:`mirrored_gather`, the same entries)."""
     m = members.shape[0]
     read = np.zeros(m, dtype=np.intp)
     read[columns] = 1
     slots = np.cumsum(read) - 1  # a read position's row in the copy, in the order of ``members``
-    transposed = transposed_gather(gram, members, members[read == 1])
+    if symmetric:
+        transposed = mirrored_gather(gram, members, members[read == 1])
+    else:
+        transposed = transposed_gather(gram, members, members[read == 1])
     column_slots = slots[columns]
     accumulators = np.empty((4, m))
     for point in range(column_starts.shape[0] - 1):

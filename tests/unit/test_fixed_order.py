@@ -19,9 +19,11 @@ from hypothesis import strategies as st
 from svmbench.kernels.fixed_order import (
     dense_weighted_sums,
     gathered_sums,
+    mirrored_gather,
     nonzero_weights,
     ordered_dot,
     shared_member_sums,
+    transposed_gather,
     weighted_pair_sums,
     weighted_provider_sums,
 )
@@ -82,16 +84,19 @@ def test_gathered_sums_by_row_are_the_documented_order_bit_for_bit(seed, n, n_cl
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 120), n_points=st.integers(1, 12))
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 120), n_points=st.integers(1, 12),
+       symmetric=st.booleans())
 def test_a_pairs_points_summed_over_one_copy_are_the_documented_order_bit_for_bit(
-        seed, n, n_points):
+        seed, n, n_points, symmetric):
     """shared_member_sums (a class pair's fits at several C values over one transposed copy of
     the entries they read) is gathered_sums' order for each point: members in any order, each
-    point's columns any subset of them in any order (none included)."""
+    point's columns any subset of them in any order (none included); a matrix it is told is
+    symmetric copied from its rows (mirrored_gather), the same bits."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 3))
     gram = np.exp(-0.5 * ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2))
-    gram += rng.normal(size=(n, n)) * 1e-3  # not symmetric: the copy must transpose, not mirror
+    noise = rng.normal(size=(n, n)) * 1e-3  # not symmetric: the copy must transpose, not mirror
+    gram += (noise + noise.T) if symmetric else noise
     members = rng.permutation(n)[:rng.integers(1, n + 1)].astype(np.intp)
     m = members.shape[0]
     local = [rng.permutation(m)[:rng.integers(0, m + 1)] for _ in range(n_points)]
@@ -99,11 +104,28 @@ def test_a_pairs_points_summed_over_one_copy_are_the_documented_order_bit_for_bi
     weights = rng.normal(size=columns.shape[0]) * 10.0 ** rng.integers(-3, 4)
     column_starts = np.cumsum([0] + [part.shape[0] for part in local]).astype(np.intp)
     sums = np.full(n_points * m, math.nan)
-    shared_member_sums(gram, members, columns, weights, column_starts, sums)
+    shared_member_sums(gram, members, columns, weights, column_starts, sums, symmetric)
     expected = documented_sums(gram, np.tile(members, n_points),
                                np.arange(n_points + 1, dtype=np.intp) * m, members[columns],
                                weights, column_starts)
     assert sums.tobytes() == expected.tobytes()
+
+
+def test_the_mirrored_copy_reads_the_rows_of_the_columns():
+    """mirrored_gather is transposed_gather of the transpose: told symmetric, shared_member_sums
+    sums a non-symmetric matrix's columns as its rows (so the flag is what chooses the copy)."""
+    block = np.arange(30.0).reshape(5, 6)
+    rows, columns = np.array([4, 0, 2]), np.array([3, 1])
+    assert np.array_equal(mirrored_gather(block.T.copy(), rows, columns),
+                          transposed_gather(block, rows, columns))
+    gram = np.arange(16.0).reshape(4, 4)
+    members, positions = np.arange(4), np.array([1, 3])
+    weights, starts = np.array([1.0, -2.0]), np.array([0, 2])
+    plain, mirrored = np.empty(4), np.empty(4)
+    shared_member_sums(gram, members, positions, weights, starts, plain)
+    shared_member_sums(gram, members, positions, weights, starts, mirrored, True)
+    assert np.array_equal(plain, gram[:, [1, 3]] @ weights)
+    assert np.array_equal(mirrored, gram.T[:, [1, 3]] @ weights)
 
 
 @settings(max_examples=30, deadline=None)

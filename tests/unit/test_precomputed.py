@@ -222,6 +222,24 @@ def test_the_grids_kernel_matrices_are_the_providers_kernel_values(seed, sparse,
                                rtol=1e-12, atol=1e-12)  # (gamma <x, z> + 1)^2 cancels near 0
 
 
+@given(seed=st.integers(0, 10_000), sparse=st.booleans(),
+       kernel=st.sampled_from(["rbf", "linear", "poly"]), gamma=st.floats(0.01, 10.0))
+@settings(max_examples=25, deadline=None)
+def test_the_grids_training_kernel_matrix_is_its_transpose_bit_for_bit(seed, sparse, kernel,
+                                                                        gamma):
+    """The referee reads a grid search's K_fit by rows as if by columns (Batch symmetric=True):
+    every kind of kernel, dense and sparse data with zeros, negative values, a repeated and a
+    zero sample."""
+    rng = np.random.default_rng(seed)
+    X_fit = rng.normal(size=(30, 5)) * 10.0 ** rng.integers(-3, 4, size=5)
+    X_fit[rng.random(X_fit.shape) < 0.4] = 0.0
+    X_fit[7], X_fit[11] = X_fit[3], 0.0
+    X_fit = csr_matrix(X_fit) if sparse else X_fit
+    K_fit, _ = kernel_matrices(X_fit, X_fit[:4], {"name": "smo_wss2", "kernel": kernel,
+                                                  "coef0": 0.5, "degree": 3})(gamma)
+    assert K_fit.tobytes() == np.ascontiguousarray(K_fit.T).tobytes()
+
+
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="OpenBLAS x86 kernels")
 def test_the_grids_kernel_matrices_do_not_depend_on_the_blas_kernel():
     # OpenBLAS's SSE3 kernel rounds scikit-learn's euclidean_distances differently from the
@@ -466,8 +484,9 @@ def test_a_grid_search_certifies_every_inner_fit_together_with_the_bits_of_each_
     points = parameter_grid({"gamma_log2": [-2, 1], "C_log2": [-1, 3]}, algorithm)
     batches = []
 
-    def certify_and_compare(fits, X, kernel, gamma, coef0, degree, context=""):
-        verdicts = together(fits, X, kernel, gamma, coef0, degree, context)
+    def certify_and_compare(fits, X, kernel, gamma, coef0, degree, context="", symmetric=False):
+        assert symmetric  # the grid's K_fit, read by rows (fixed_order.mirrored_gather)
+        verdicts = together(fits, X, kernel, gamma, coef0, degree, context, symmetric)
         batches.append(len(fits))
         for fit, verdict in zip(fits, verdicts):
             (alone,) = together([fit], X, kernel, gamma, coef0, degree)  # referee.certify
