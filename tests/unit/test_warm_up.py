@@ -70,7 +70,7 @@ folds = [(np.setdiff1d(np.arange(90), part), part) for part in np.array_split(rn
 taken = build_estimator({"name": algorithm}).get_params()
 axes = [name for name in ("C", "gamma") if name in taken]
 grid_search({"name": algorithm, "kernel": "rbf", **{name: 1.0 for name in axes}},
-            {"grid": {f"{name}_log2": [-1, 1] for name in axes}}, X, y, folds, scale=True)
+            {"grid": {f"{name}_log2": [-1, 3] for name in axes}}, X, y, folds, scale=True)
 print(json.dumps({"new": {name: count for name, count in compiled().items()
                            if count != before.get(name, 0)},
                   "compiled anywhere": compiled_anywhere}))
