@@ -3,8 +3,9 @@
 ## interleaved run -> results/bench/matrix.md (committed: all six solvers, BENCH_ARGS='--repeats 1
 ## --slow-threads 1', see the file's last lines for its commit and time; a solver over the per-cell
 ## budget, its rule's bound above it, skips the set's cells with no smaller C or gamma; a stopped
-## run resumes at its first set not benched when run again on the same clean commit and CPU, its state in
-## results/bench/matrix.partial.json, which another session may copy in beside the output);
+## run resumes at its first set not benched when run again on the same clean commit and CPU, its
+## state in results/bench/matrix.partial.json, which another session may copy in beside the
+## output);
 ## BENCH_SCALE=quick: 300 training samples a set, one fit a cell -> results/quick/bench/matrix.md
 BENCH_SCALE ?= full
 BENCH_ARGS ?=

@@ -491,8 +491,9 @@ def bound_note(contender, row, row_seconds, gamma, y, budget):
 def with_inherited_bounds(found, budget):
     """``found`` with a row for each slow solver's cell not run (skipped: a cell of its set over
     the budget, its rule's bound above it, dominates it, bench_dataset): the largest bound of a
-    cell of that solver and set with no larger C and gamma, assumed to hold here (a rule's entries do not fall as C or gamma
-    grow: bound_headline checks it on the finished cells of each set)."""
+    cell of that solver and set with no larger C and gamma, assumed to hold here (a rule's
+    entries do not fall as C or gamma grow: bound_headline checks it on the finished cells of
+    each set)."""
     if not found:
         return found
     frame = pd.DataFrame(found)
