@@ -13,8 +13,9 @@ borrowed in turn (the provider's cache), an array field is an ordinary array who
 pointer is cleared (so that its reference, taken when it is read, is a null test), any other
 field is itself. So a function pays for the arrays it reads, not for the 37 it is passed. Whoever
 passes the value in keeps its arrays alive for the whole call, as the Python caller of a solver
-does with its provider; a borrowed array must not outlive the call (a solver returns none of
-them: its results are arrays of its own or copies).
+does with its provider and smo.solve_each with the SMO state it lends its loop; a borrowed array
+must not outlive the call (a solver returns none of them: its results are arrays of its own or
+copies; the SMO loop's alpha is its state's, which solve_each reads through the state it holds).
 """
 
 from llvmlite import ir
