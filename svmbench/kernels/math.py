@@ -201,7 +201,8 @@ ROUNDING_SHIFTER_BITS = int(np.float64(ROUNDING_SHIFTER).view(np.int64))
 
 @njit(cache=True, inline="always")
 def exp_nonpositive(x):
-    """exp(x) for x <= 0 (see EXP_TAYLOR above)."""
+    """exp(x) for x <= 0 (see EXP_TAYLOR above); 0 below EXP_ZERO and for -inf and NaN: never a
+    value outside [0, 1] (a grid search relies on it: svmbench.tuning.finite_by_construction)."""
     v = max(x, EXP_ZERO)
     n = np.floor(v * LOG2_E + 0.5)
     r = (v - n * LN2_HI) - n * LN2_LO

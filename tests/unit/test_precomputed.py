@@ -3,6 +3,7 @@ a Gram matrix gives the same models as the kernel itself, a warm start the same 
 shared-kernel grid the same validation errors as the naive one."""
 
 import inspect
+import math
 import os
 import platform
 import subprocess
@@ -17,7 +18,7 @@ from sklearn.metrics.pairwise import pairwise_kernels, rbf_kernel
 
 from svmbench import referee
 from svmbench.algorithms import builtin_estimators
-from svmbench.kernels.cross import kernel_matrix
+from svmbench.kernels.cross import kernel_matrix, rbf_of_distances
 from svmbench.kernels.math import make_kernel_spec, make_points
 from svmbench.kernels.provider import gram_blocks
 from svmbench.kernels.qmatrix import (
@@ -31,6 +32,7 @@ from svmbench.referee import RefutedError
 from svmbench.solvers import get_solver
 from svmbench.solvers.smo import solve_wss2_many
 from svmbench.tuning import (
+    finite_by_construction,
     inner_parts,
     kernel_matrices,
     naive_errors,
@@ -222,6 +224,23 @@ def test_the_grids_kernel_matrices_are_the_providers_kernel_values(seed, sparse,
     np.testing.assert_allclose(K_poly, pairwise_kernels(X_fit, metric="poly", gamma=gamma,
                                                         coef0=1.0, degree=2),
                                rtol=1e-12, atol=1e-12)  # (gamma <x, z> + 1)^2 cancels near 0
+
+
+@given(distances=st.lists(st.one_of(st.floats(min_value=0.0), st.just(math.nan)), min_size=1,
+                         max_size=9),
+       gamma=st.one_of(st.floats(min_value=0.0), st.just(math.inf)))
+@settings(max_examples=60, deadline=None)
+def test_the_grids_rbf_matrices_are_finite_whatever_their_distances(distances, gamma):
+    """What lets a grid search's RBF fits skip scikit-learn's finiteness check
+    (finite_by_construction): every entry of rbf_of_distances in [0, 1] for any squared distance,
+    huge, infinite or NaN, and any gamma >= 0."""
+    d = np.array([distances, distances[::-1]])
+    K = rbf_of_distances(d, gamma, np.empty_like(d))
+    assert np.all((K >= 0.0) & (K <= 1.0))
+    assert finite_by_construction({"name": "smo_wss2"}, gamma)
+    assert finite_by_construction({"name": "smo_wss2", "kernel": "rbf"}, gamma)
+    assert not finite_by_construction({"name": "smo_wss2", "kernel": "poly"}, gamma)
+    assert not finite_by_construction({"name": "smo_wss2"}, -1.0)
 
 
 @given(seed=st.integers(0, 10_000), sparse=st.booleans(),
