@@ -20,6 +20,7 @@ from svmbench.kernels.cache import (
 from svmbench.kernels.cross import weighted_kernel_sums
 from svmbench.kernels.math import binary_bits, exp_nonpositive, make_kernel_spec, make_points
 from svmbench.kernels.provider import (
+    CACHING,
     PARALLEL_MIN,
     PARALLEL_MIN_ENTRIES,
     BinaryProvider,
@@ -289,14 +290,16 @@ def binary_data(seed, n, d, density, sparse):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10**6), st.integers(2, 80), st.integers(1, 200), st.floats(0.2, 0.9),
-       st.booleans(), st.sampled_from(sorted(KERNELS)))
-def test_rows_of_binary_points_counted_by_bits_equal_the_sums(seed, n, d, density, sparse, kernel):
-    """Binary points kept as bits: every row, before and after positions are swapped, equals,
-    exactly, the row of the same provider without the bits, and scikit-learn's kernel to
-    rounding."""
+@given(st.integers(0, 10**6), st.integers(2, 1500), st.integers(1, 200), st.floats(0.2, 0.9),
+       st.booleans(), st.sampled_from(sorted(KERNELS)), st.booleans())
+def test_rows_of_binary_points_counted_by_bits_equal_the_sums(seed, n, d, density, sparse, kernel,
+                                                               parallel):
+    """Binary points kept as bits: every row, whole or its tail after a cached prefix, in one
+    thread or in parallel chunks, before and after positions are swapped, equals, exactly, the
+    row of the same provider without the bits, and scikit-learn's kernel to rounding."""
     X = binary_data(seed, n, d, density, sparse)
     with_bits = make_provider(X, kernel, cache_mb=0, **PARAMS[kernel])
+    with_bits.settings[PARALLEL_MIN] = 0 if parallel else np.iinfo(np.int64).max
     words = (d + 63) // 64
     expected_shape = (words, n) if words * n <= np.count_nonzero(X.toarray() if sparse else X) \
         else (0, 0)
@@ -309,7 +312,7 @@ def test_rows_of_binary_points_counted_by_bits_equal_the_sums(seed, n, d, densit
     rng = np.random.default_rng(seed)
     for _ in range(2):
         for i in sorted({0, n // 2, n - 1}):
-            for length in (1, 3, n):
+            for length in sorted({1, 3, n // 3, n}):
                 kernel_row_once(with_bits, i, length, got)
                 kernel_row_once(without_bits, i, length, reference)
                 np.testing.assert_array_equal(got[:length], reference[:length])
@@ -317,6 +320,13 @@ def test_rows_of_binary_points_counted_by_bits_equal_the_sums(seed, n, d, densit
                 np.testing.assert_allclose(got[:length], truth, rtol=1e-12, atol=1e-12)
         for a, b in rng.integers(0, n, size=(n, 2)):
             swap_positions(with_bits, a, b)  # moves the arrays both providers share
+    cached = with_kind(with_bits._replace(cache=make_row_cache(n, n * n),
+                                          settings=with_bits.settings.copy()))
+    cached.settings[CACHING] = 1
+    for i in sorted({0, n // 2, n - 1}):
+        kernel_row(cached, i, n // 3)  # then the row's tail [n // 3, n) only is computed
+        kernel_row_once(without_bits, i, n, reference)
+        np.testing.assert_array_equal(kernel_row(cached, i, n), reference.astype(np.float32))
 
 
 @pytest.mark.parametrize("sparse", [False, True])
