@@ -393,7 +393,7 @@ def _fill_binary_range(bits, table, spec, position_signs, position_sqnorm, shift
     vectorizes), BINARY_CHUNK entries at a time: their integer sums stay in the first-level
     cache (in ``work``'s first entries of the range, so parallel chunks never share them)."""
     buffer = work[start:start + min(BINARY_CHUNK, stop - start)].view(np.int64)
-    if spec[0] == RBF:  # a branch per kind of kernel, outside the loops (inside: 4-13 % slower)
+    if spec[0] == RBF:  # a branch per kind of kernel, outside the loops (inside: 6-13 % slower)
         _fill_binary_rbf(bits, table, position_signs, position_sqnorm, shift, buffer, own, out,
                          start, stop)
     else:
