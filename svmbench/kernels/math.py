@@ -19,6 +19,7 @@ A *kernel spec* is ``(kind, gamma, coef0, degree)`` with kind one of LINEAR, POL
 
 import numpy as np
 import scipy.sparse as sp
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -131,6 +132,30 @@ def popcount(typingctx, word):
         return builder.ctpop(args[0])
 
     return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def float_bits(typingctx, value):
+    """The bits of a float64 as an int64 (a bit cast: no conversion)."""
+    if value != types.float64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def bits_float(typingctx, bits):
+    """The float64 of these int64 bits (float_bits' inverse)."""
+    if bits != types.int64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.int64), codegen
 
 
 # dense points' sums are accumulated this many at a time, every column adding to them while they

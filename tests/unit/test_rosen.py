@@ -22,6 +22,7 @@ from svmbench.kernels.qmatrix import make_qmatrix
 from svmbench.models import SMOSVC, RosenSVC
 from svmbench.solvers import get_solver
 from svmbench.solvers.rosen import (
+    SCAN_CHUNK,
     direction,
     first_multiplier_at,
     least_multiplier,
@@ -59,7 +60,7 @@ def test_every_step_is_feasible_and_descends(seed, n, C, gamma, tol):
     support, d, qd = np.empty(n, dtype=np.int64), np.zeros(n), np.zeros(n)
     offsets, weights = np.empty(n, dtype=np.int64), np.empty(n)
     objective = 0.0
-    scanned = step_and_scan(y, alpha, gradient, 0.0, qd, C, support)
+    scanned = step_and_scan(y, alpha, gradient, 0.0, qd, C, support, np.empty(SCAN_CHUNK))
     for _ in range(300):
         assert scanned[3] == max_violation(alpha, gradient, y, C, n)
         if scanned[3] <= 2.0 * tol:
@@ -74,7 +75,7 @@ def test_every_step_is_feasible_and_descends(seed, n, C, gamma, tol):
         q_times_direction(q, support, count, d, qd, offsets, weights)
         lam = move(alpha, gradient, C, support, count, d, qd)
         assert np.isfinite(lam) and not d.any()
-        scanned = step_and_scan(y, alpha, gradient, lam, qd, C, support)
+        scanned = step_and_scan(y, alpha, gradient, lam, qd, C, support, np.empty(SCAN_CHUNK))
         assert not qd.any()
         assert np.all(alpha >= 0.0) and np.all(alpha <= C)
         assert abs(y @ alpha) <= 1e-10 * C * n
@@ -98,10 +99,66 @@ def test_multipliers_of_eq4_solve_the_kkt_system_in_least_squares(seed, n):
     M = np.vstack([-np.eye(n)[at_zero], np.eye(n)[at_c], y[None, :]])
     beta = np.linalg.lstsq(M.T, -gradient, rcond=None)[0]
     mean = step_and_scan(y, alpha, gradient.copy(), 0.0, np.zeros(n), C,
-                         np.empty(n, dtype=np.int64))[1]
+                         np.empty(n, dtype=np.int64), np.empty(SCAN_CHUNK))[1]
     u = np.array([multiplier(y[i], alpha[i], gradient[i], C, mean) for i in range(n)])
     np.testing.assert_allclose(u[at_zero], beta[: at_zero.size], atol=1e-10)
     np.testing.assert_allclose(u[at_c], beta[at_zero.size: at_zero.size + at_c.size], atol=1e-10)
+
+
+def scan_one_sample_at_a_time(y, alpha, gradient, lam, qd, C):
+    """step_and_scan's answers as the loop before issue 42's chunks made them, one sample after
+    the other (a comparison with a NaN false, a sum in position order): the reference."""
+    total, free_set = 0.0, []
+    b_up, b_low, i_up, i_low = np.inf, -np.inf, -1, -1
+    up_bound, low_bound, low, high = np.inf, -np.inf, np.inf, -np.inf
+    for i in range(alpha.shape[0]):
+        gradient[i] = gradient[i] + lam * qd[i]
+        qd[i] = 0.0
+        f = y[i] * gradient[i]
+        free = 0.0 < alpha[i] < C
+        up = alpha[i] < C if y[i] > 0 else alpha[i] > 0.0
+        low_set = alpha[i] > 0.0 if y[i] > 0 else alpha[i] < C
+        if up and f < b_up:
+            b_up, i_up = f, i
+        if low_set and f > b_low:
+            b_low, i_low = f, i
+        if up and not free and f < up_bound:
+            up_bound = f
+        if low_set and not free and f > low_bound:
+            low_bound = f
+        if free:
+            free_set.append(i)
+            total += f
+            low, high = min(low, f), max(high, f)  # a NaN f is never taken
+    count = len(free_set)
+    mean, spread = (total / count, high - low) if count else (0.0, 0.0)
+    return (count, mean, spread, b_low - b_up, i_up, i_low, up_bound, low_bound), free_set
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 1_600), levels=st.integers(1, 6),
+       nan_share=st.sampled_from([0.0, 0.0, 0.01]), lam=st.sampled_from([0.0, 0.3]))
+def test_the_scan_in_chunks_answers_as_one_sample_at_a_time(seed, n, levels, nan_share, lam):
+    """step_and_scan (SCAN_CHUNK samples at a time, extremes as integer keys, J by 64-bit words)
+    against the loop over one sample after the other: the same gradient, J in order and answers
+    (a zero's sign aside), over several chunks and a partial one, ties made common (few distinct
+    F, zeros of both signs) and NaN F (no set's extreme, as a comparison skips them)."""
+    rng = np.random.default_rng(seed)
+    C = 2.0
+    y = rng.choice([-1.0, 1.0], size=n)
+    alpha = rng.choice([0.0, C, 0.7, 1.3], size=n, p=[0.5, 0.2, 0.15, 0.15])
+    gradient = rng.choice(np.append(rng.normal(size=levels), [0.0, -0.0]), size=n)
+    gradient[rng.random(n) < nan_share] = np.nan
+    qd = rng.choice([0.0, 1.0, -0.5], size=n) if lam else np.zeros(n)
+    support = np.full(n, -1, dtype=np.int64)
+    chunked_gradient, chunked_qd = gradient.copy(), qd.copy()
+    answers = step_and_scan(y, alpha, chunked_gradient, lam, chunked_qd, C, support,
+                            np.empty(SCAN_CHUNK))
+    expected, free_set = scan_one_sample_at_a_time(y, alpha, gradient, lam, qd, C)
+    np.testing.assert_array_equal(np.array(answers, dtype=float), np.array(expected))
+    np.testing.assert_array_equal(chunked_gradient, gradient)
+    assert not chunked_qd.any()
+    assert support[:answers[0]].tolist() == free_set
 
 
 @njit
@@ -125,7 +182,7 @@ def test_the_least_multiplier_and_its_sample_are_those_of_a_pass_over_every_mult
     alpha[0] = 1.3  # at least one free sample: N >= 1
     gradient = rng.choice(rng.normal(size=levels), size=n) * rng.choice([1.0, 1e-17], size=n)
     scanned = step_and_scan(y, alpha, gradient.copy(), 0.0, np.zeros(n), C,
-                            np.empty(n, dtype=np.int64))
+                            np.empty(n, dtype=np.int64), np.empty(SCAN_CHUNK))
     mean = scanned[1]
     best, chosen = 0.0, -1  # the pass the paper's test makes
     for i in range(n):
