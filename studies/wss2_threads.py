@@ -15,8 +15,9 @@ busy neighbour (the contention target: at most 1.5x) is the ratio of its two med
 the same rounds. Prints one JSON line per cell: the fit times and their medians by arm
 (``1``, ``2``, ``2 fixed``; `` busy`` beside the neighbour), the 1-thread / 2-thread ratio of the
 quiet medians, each arm's slowdown beside the neighbour, the iterations (which must not depend on
-the thread count), each arm's iterations by thread count (its last fit) and the load average
-before and after.
+the thread count), each arm's iterations by thread count (its last fit), the load average
+before and after, and the run's provenance (commit, dirty flag, code fingerprint, versions,
+host, CPU, time).
 """
 import argparse
 import json
@@ -30,6 +31,7 @@ import numba
 from svmbench.algorithms import build_estimator
 from svmbench.data import load_dataset
 from svmbench.kernels import threads as fit_threads
+from svmbench.provenance import code_fingerprint, provenance
 
 # (label, numba threads, governor on)
 ARMS = [("1", 1, True), ("2", 2, True)]
@@ -118,7 +120,8 @@ def measure(cell, repeats, busy, fixed):
             **({"ratio_1t_over_2t_fixed": medians["1"] / medians["2 fixed"]} if fixed else {}),
             "slowdown_beside_neighbour": slowdowns, "iterations": sorted(iterations),
             "iterations_by_threads": by_threads,
-            "load_before": load_before, "load_after": os.getloadavg()}
+            "load_before": load_before, "load_after": os.getloadavg(),
+            "code_fingerprint": code_fingerprint(), **provenance()}
 
 
 def main():
